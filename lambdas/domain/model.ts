@@ -1,0 +1,243 @@
+/**
+ * The records the service keeps about jobs, tasks and steps, and the small value
+ * types they are made of. These are storage-neutral domain records: the job store
+ * persists them as they are, and the presenter (api/present-job) turns them into
+ * the contract's JSON (API.md §4), adding presigned URLs and derived fields.
+ *
+ * Derived data is not stored twice: a task's outputArtifacts are its steps'
+ * outputs, a job's summary/results/deliverables are computed from its tasks and
+ * steps when read. Only facts are stored.
+ */
+
+export const FILE_TYPES = ['pdf', 'raster', 'vector', 'office', 'archive', 'font', 'other'] as const;
+export type FileType = (typeof FILE_TYPES)[number];
+
+export const STATUSES = ['pending', 'running', 'done', 'skipped', 'error'] as const;
+export type Status = (typeof STATUSES)[number];
+export const TERMINAL_STATUSES: readonly Status[] = ['done', 'skipped', 'error'];
+export const isTerminal = (s: Status): boolean => TERMINAL_STATUSES.includes(s);
+
+export const OUTCOMES = ['pass', 'warn', 'fail', 'fixed', 'unchanged', 'na', 'mixed'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+/** The verdicts a check step (preflight, repreflight, validate) can reach. */
+export type CheckVerdict = 'pass' | 'warn' | 'fail';
+
+export const STEP_TYPES = ['preflight', 'autofix', 'repreflight', 'validate', 'previews'] as const;
+export type StepType = (typeof STEP_TYPES)[number];
+
+export const CHANNELS = ['api', 'store', 'admin'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export const ON_FAIL_POLICIES = ['reject', 'accept_with_warnings', 'manual_review'] as const;
+export type OnFail = (typeof ON_FAIL_POLICIES)[number];
+
+export type ArtifactKind = 'file' | 'report' | 'image';
+export type ArtifactRole =
+  | 'source'
+  | 'fixed'
+  | 'preflight-report'
+  | 'validation-report'
+  | 'preview'
+  | 'proof'
+  | 'thumbnail';
+
+/** A stored file. The API adds `downloadUrl` and `expiresIn` when it presents one. */
+export interface StoredArtifact {
+  kind: ArtifactKind;
+  role: ArtifactRole;
+  bucket: string;
+  key: string;
+  mimeType: string;
+  sizeBytes: number;
+  fileName: string;
+  page?: number;
+  /** Pixel size, images only. */
+  width?: number;
+  height?: number;
+}
+
+/** Where a task's file comes from. Execution input never carries file bytes. */
+export type SourceLocator =
+  | { kind: 'url'; url: string; headers?: Record<string, string> }
+  /** Base64 `file`: the API already wrote the bytes to this key. */
+  | { kind: 'inline'; key: string; sizeBytes: number }
+  /** `fileRef`: the upload's object, copied into the job's own prefix at ingest. */
+  | { kind: 'upload'; uploadId: string; key: string };
+
+/** §6 order context. */
+export interface OrderContext {
+  artworkSize?: { width_mm: number; height_mm: number };
+  pageCount?: { min?: number; max?: number };
+  fileCount?: { min?: number; max?: number };
+  bleed?: { required_mm: number };
+  safety?: { min_mm: number };
+}
+
+export interface WebhookTarget {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export interface WebhookDelivery {
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface Review {
+  decision: 'approve' | 'reject';
+  note: string | null;
+  at: string;
+  keyId: string;
+}
+
+/** Which endpoint created the job; kept for the audit trail and for OpenAPI examples. */
+export type JobEndpoint = 'jobs' | 'preflight' | 'fix' | 'validate' | 'previews';
+
+export interface JobRecord {
+  id: string;
+  accountId: string;
+  /** The key that created the job. */
+  keyId: string;
+  endpoint: JobEndpoint;
+  createdAt: string;
+  modifiedAt: string;
+  status: Status;
+  outcome: Outcome | null;
+  /** Set when the job turns terminal (and again when a review decides). */
+  canProceed: boolean | null;
+  ruleId: string | null;
+  workflowId: string | null;
+  channel: Channel;
+  metaData: Record<string, unknown> | null;
+  orderId: string | null;
+  customerId: string | null;
+  customerEmail: string | null;
+  policy: { onFail: OnFail };
+  context: OrderContext | null;
+  webhook: (WebhookTarget & { deliveries: WebhookDelivery[] }) | null;
+  review: Review | null;
+  taskIds: string[];
+  /** When the job became terminal (summary.finalized). */
+  finalizedAt: string | null;
+}
+
+export interface TaskRecord {
+  id: string;
+  jobId: string;
+  accountId: string;
+  createdAt: string;
+  updatedAt: string;
+  status: Status;
+  outcome: Outcome | null;
+  /** Why the task is in `error`. */
+  reason: string | null;
+  fileType: FileType | null;
+  mimeType: string | null;
+  /** The contract's `source`: the URL, or the file name. */
+  source: string;
+  locator: SourceLocator;
+  fileRef: string | null;
+  clientRef: string | null;
+  name: string | null;
+  originalArtifact: StoredArtifact | null;
+  /** The file as the latest step left it (the source, or autofix's output). */
+  currentFile: StoredArtifact | null;
+  stepIds: string[];
+}
+
+export interface StepRecord {
+  id: string;
+  jobId: string;
+  taskId: string;
+  /** Position within the task, 0-based. */
+  index: number;
+  type: StepType;
+  status: Status;
+  outcome: Outcome | null;
+  reason: string | null;
+  params: Record<string, unknown>;
+  /** What was actually applied after defaults and context. */
+  runtimeParams: Record<string, unknown> | null;
+  started: string | null;
+  ended: string | null;
+  duration: number | null;
+  outputs: StoredArtifact[];
+  /**
+   * The step type's result entry (preflight report, validation profiles,
+   * autofix applied/skipped, preview pages). Kept inline when small; a large one
+   * is written to the blob store and `resultKey` points at it.
+   */
+  result: unknown | null;
+  resultKey: string | null;
+}
+
+export interface AuditEntry {
+  at: string;
+  event: AuditEvent;
+  stepId?: string;
+  message: string;
+}
+
+export type AuditEvent =
+  | 'source.received'
+  | 'source.fetched'
+  | 'source.failed'
+  | 'type.detected'
+  | 'step.started'
+  | 'step.finished'
+  | 'step.skipped'
+  | 'step.failed'
+  | 'step.retried'
+  | 'task.failed'
+  | 'task.finished';
+
+/** Everything the store holds about one job. */
+export interface JobGraph {
+  job: JobRecord;
+  tasks: TaskRecord[];
+  /** All steps of all tasks, in task order then step index. */
+  steps: StepRecord[];
+  /** Keyed by task id, oldest first. */
+  audit: Record<string, AuditEntry[]>;
+}
+
+export interface UploadRecord {
+  id: string;
+  accountId: string;
+  key: string;
+  mimeType: string;
+  sizeBytes: number;
+  createdAt: string;
+  /** When the presigned POST stops working. */
+  expiresAt: string;
+}
+
+export type KeyRole = 'standard' | 'admin';
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  role: KeyRole;
+  /** SHA-256 of the secret, hex. The secret itself is never stored. */
+  hash: string;
+  /** The first characters of the secret (`sk_live_AbCd`), for people to recognise a key. */
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export interface AccountRecord {
+  id: string;
+  webhookSecret: string;
+  createdAt: string;
+}
+
+/** What the API needs to know about the caller; produced by the authoriser. */
+export interface Caller {
+  accountId: string;
+  keyId: string;
+  role: KeyRole;
+}

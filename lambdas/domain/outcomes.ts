@@ -1,0 +1,107 @@
+/**
+ * The verdict rules of API.md §2, in one place: how steps make a task's outcome,
+ * tasks a job's status and outcome, and the policy a job's `canProceed`.
+ * Pure functions over records; the finaliser and the review use case apply them.
+ */
+import type { CheckVerdict, JobRecord, OnFail, Outcome, Review, Status, StepRecord, StepType, TaskRecord } from './model';
+
+const SEVERITY: Record<CheckVerdict, number> = { pass: 0, warn: 1, fail: 2 };
+const PREFLIGHT_FAMILY: readonly StepType[] = ['preflight', 'repreflight'];
+
+export function isCheckStep(type: StepType): boolean {
+  return type === 'preflight' || type === 'repreflight' || type === 'validate';
+}
+
+export function worstVerdict(verdicts: CheckVerdict[]): CheckVerdict | null {
+  if (verdicts.length === 0) return null;
+  return verdicts.reduce((a, b) => (SEVERITY[b] > SEVERITY[a] ? b : a));
+}
+
+/**
+ * A finished task's outcome: the verdict of its check steps that ran, where a
+ * repreflight supersedes the preflight before it and several check steps combine
+ * as the worst of them; `na` when no check step ran. Steps are in index order.
+ */
+export function taskOutcome(steps: StepRecord[]): Outcome {
+  const ran = steps.filter((s) => s.status === 'done' && isCheckStep(s.type) && isVerdict(s.outcome));
+  const lastPreflight = [...ran].reverse().find((s) => PREFLIGHT_FAMILY.includes(s.type));
+  const counted = ran.filter((s) => !PREFLIGHT_FAMILY.includes(s.type) || s === lastPreflight);
+  return worstVerdict(counted.map((s) => s.outcome as CheckVerdict)) ?? 'na';
+}
+
+function isVerdict(o: Outcome | null): o is CheckVerdict {
+  return o === 'pass' || o === 'warn' || o === 'fail';
+}
+
+/** A terminal job's status: `error` only when every task is `error`, else `done`. */
+export function jobStatus(tasks: Pick<TaskRecord, 'status'>[]): Status {
+  return tasks.length > 0 && tasks.every((t) => t.status === 'error') ? 'error' : 'done';
+}
+
+/**
+ * The outcome the tasks share, else `mixed`; null when every task is in error.
+ * A task in error (outcome null) disagrees with any task that has an outcome, so
+ * one failed download among passing files makes the job `mixed`, which sends a
+ * client that reads only `outcome` to look at the tasks.
+ */
+export function jobOutcome(tasks: Pick<TaskRecord, 'status' | 'outcome'>[]): Outcome | null {
+  if (tasks.every((t) => t.status === 'error')) return null;
+  const first = tasks[0]?.outcome ?? null;
+  return tasks.every((t) => (t.outcome ?? null) === first) ? first : 'mixed';
+}
+
+/** The fulfilment gate of §2. */
+export function canProceed(
+  onFail: OnFail,
+  tasks: Pick<TaskRecord, 'status' | 'outcome'>[],
+  review: Pick<Review, 'decision'> | null,
+): boolean {
+  const anyError = tasks.some((t) => t.status === 'error');
+  const anyFail = tasks.some((t) => t.outcome === 'fail');
+  switch (onFail) {
+    case 'reject':
+      return !anyError && !anyFail;
+    case 'accept_with_warnings':
+      return !anyError;
+    case 'manual_review':
+      if (anyError || review?.decision === 'reject') return false;
+      return anyFail ? review?.decision === 'approve' : true;
+  }
+}
+
+/** The contract's `summary` of a terminal job (§4), also the body of the webhook (§9). */
+export interface JobSummary {
+  id: string;
+  status: Status;
+  outcome: Outcome | null;
+  canProceed: boolean | null;
+  ruleId: string | null;
+  channel: JobRecord['channel'];
+  customerId: string | null;
+  orderId: string | null;
+  policy: JobRecord['policy'];
+  metaData: Record<string, unknown> | null;
+  taskIds: string[];
+  /** Epoch milliseconds. */
+  created: number;
+  /** Epoch milliseconds at which the job became terminal. */
+  finalized: number | null;
+}
+
+export function jobSummary(job: JobRecord): JobSummary {
+  return {
+    id: job.id,
+    status: job.status,
+    outcome: job.outcome,
+    canProceed: job.canProceed,
+    ruleId: job.ruleId,
+    channel: job.channel,
+    customerId: job.customerId,
+    orderId: job.orderId,
+    policy: job.policy,
+    metaData: job.metaData,
+    taskIds: job.taskIds,
+    created: Date.parse(job.createdAt),
+    finalized: job.finalizedAt ? Date.parse(job.finalizedAt) : null,
+  };
+}

@@ -1,0 +1,216 @@
+/**
+ * The small interfaces the domain depends on. AWS adapters (lambdas/adapters/aws)
+ * implement them over DynamoDB, S3, Step Functions and EventBridge; the local
+ * runtime uses the same DynamoDB and S3 adapters over dynalite and s3rver and its
+ * own orchestrator and event bus (lambdas/adapters/local). The domain imports
+ * only this file, never an adapter.
+ */
+import type { Readable } from 'node:stream';
+import type {
+  AccountRecord,
+  ApiKeyRecord,
+  AuditEntry,
+  Channel,
+  JobGraph,
+  JobRecord,
+  Outcome,
+  Review,
+  Status,
+  StepRecord,
+  TaskRecord,
+  UploadRecord,
+  WebhookDelivery,
+} from './model';
+
+// ---------------------------------------------------------------- job store
+
+export interface JobListQuery {
+  accountId: string;
+  limit: number;
+  /** Opaque cursor from a previous page (already decoded by the store). */
+  cursor?: string;
+  status?: Status;
+  outcome?: Outcome;
+  channel?: Channel;
+  orderId?: string;
+  customerId?: string;
+  /** ISO timestamps, inclusive. */
+  createdAfter?: string;
+  createdBefore?: string;
+}
+
+export interface JobListPage {
+  jobs: JobRecord[];
+  /** Opaque; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** Fields a status transition may set along with the status. */
+export type JobPatch = Partial<Pick<JobRecord, 'outcome' | 'canProceed' | 'workflowId' | 'finalizedAt' | 'modifiedAt'>>;
+export type TaskPatch = Partial<
+  Pick<TaskRecord, 'outcome' | 'reason' | 'fileType' | 'mimeType' | 'originalArtifact' | 'currentFile' | 'updatedAt'>
+>;
+export type StepPatch = Partial<
+  Pick<StepRecord, 'outcome' | 'reason' | 'runtimeParams' | 'started' | 'ended' | 'duration' | 'outputs' | 'result' | 'resultKey'>
+>;
+
+/**
+ * Every status change is a conditional write: it succeeds only when the record's
+ * current status is one of `from`, so repeated or concurrent events can never
+ * move a record backwards or change a terminal one. `transition*` returns false
+ * (and writes nothing) when the condition does not hold or the record is gone.
+ */
+export interface JobStore {
+  /**
+   * Writes tasks and steps first and the job record last: until the job record
+   * exists nothing is visible, so a failure part-way leaves no half-created job
+   * (the caller deletes the stragglers with deleteJob).
+   */
+  createJob(graph: Omit<JobGraph, 'audit'>): Promise<void>;
+  /** The job, or null when it does not exist or belongs to another account. */
+  getJob(accountId: string, jobId: string): Promise<JobRecord | null>;
+  getGraph(accountId: string, jobId: string): Promise<JobGraph | null>;
+  /** For workers, which act on behalf of the job's own account. */
+  getGraphById(jobId: string): Promise<JobGraph | null>;
+  listJobs(query: JobListQuery): Promise<JobListPage>;
+  /** Non-terminal job ids of every account (local runtime recovery after a restart). */
+  listUnfinishedJobIds(): Promise<string[]>;
+
+  transitionJob(jobId: string, from: Status[], to: Status, patch?: JobPatch): Promise<boolean>;
+  /** Non-status fields of a job (workflowId after the execution starts). */
+  patchJob(jobId: string, patch: JobPatch): Promise<void>;
+  transitionTask(jobId: string, taskId: string, from: Status[], to: Status, patch?: TaskPatch): Promise<boolean>;
+  patchTask(jobId: string, taskId: string, patch: TaskPatch): Promise<void>;
+  transitionStep(jobId: string, stepId: string, from: Status[], to: Status, patch?: StepPatch): Promise<boolean>;
+
+  appendAudit(jobId: string, taskId: string, entry: AuditEntry): Promise<void>;
+  appendWebhookDelivery(jobId: string, delivery: WebhookDelivery): Promise<void>;
+  /** Records a review once; false when the job already has one. Updates canProceed. */
+  recordReview(jobId: string, review: Review, canProceed: boolean): Promise<boolean>;
+  /** Removes the job and everything stored under it in the table. */
+  deleteJob(jobId: string): Promise<void>;
+}
+
+// ---------------------------------------------------------------- accounts, keys, uploads
+
+export interface KeyStore {
+  putKey(key: ApiKeyRecord): Promise<void>;
+  findByHash(hash: string): Promise<ApiKeyRecord | null>;
+  listKeys(accountId?: string): Promise<ApiKeyRecord[]>;
+  /** Marks the key revoked; false when there is no such key. */
+  revokeKey(keyId: string, at: string): Promise<boolean>;
+  getAccount(accountId: string): Promise<AccountRecord | null>;
+  /** Creates the account with this secret unless it exists; returns the stored account. */
+  ensureAccount(account: AccountRecord): Promise<AccountRecord>;
+}
+
+export interface UploadStore {
+  putUpload(upload: UploadRecord): Promise<void>;
+  /** Null when absent or owned by another account. */
+  getUpload(accountId: string, uploadId: string): Promise<UploadRecord | null>;
+}
+
+export interface StoredResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export type IdempotencyClaim =
+  | { state: 'claimed' }
+  | { state: 'replay'; response: StoredResponse }
+  | { state: 'mismatch' }
+  | { state: 'in_progress' };
+
+export interface IdempotencyStore {
+  /** Claims the key for this request hash, or reports what the key already holds. */
+  claim(accountId: string, key: string, requestHash: string, ttlSeconds: number): Promise<IdempotencyClaim>;
+  complete(accountId: string, key: string, response: StoredResponse): Promise<void>;
+  /** Frees the key after a failure the client may retry (5xx). */
+  release(accountId: string, key: string): Promise<void>;
+}
+
+// ---------------------------------------------------------------- blobs
+
+export interface BlobHead {
+  sizeBytes: number;
+  contentType: string | null;
+}
+
+export interface PresignedPost {
+  url: string;
+  fields: Record<string, string>;
+}
+
+export interface BlobStore {
+  readonly bucket: string;
+  putBytes(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** Streams a local file to storage without reading it into memory. */
+  putFile(key: string, path: string, contentType: string): Promise<void>;
+  /** Streams an object to a local file; returns its size. */
+  downloadToFile(key: string, path: string): Promise<number>;
+  getStream(key: string): Promise<Readable>;
+  getBytes(key: string): Promise<Uint8Array>;
+  /** Bytes [start, end] inclusive (fewer when the object is shorter). */
+  readRange(key: string, start: number, end: number): Promise<Uint8Array>;
+  head(key: string): Promise<BlobHead | null>;
+  copy(fromKey: string, toKey: string): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Deletes every object under the prefix; returns how many. */
+  deletePrefix(prefix: string): Promise<number>;
+  presignGet(key: string, expiresInSeconds: number, downloadFileName?: string): Promise<string>;
+  /** A POST policy storage itself enforces: exact key, content type, 1..maxBytes. */
+  presignPost(key: string, opts: { maxBytes: number; contentType: string; expiresInSeconds: number }): Promise<PresignedPost>;
+}
+
+// ---------------------------------------------------------------- orchestration and events
+
+/** The execution input of the job pipeline (step-definitions/job-pipeline.asl.json). */
+export interface PipelineInput {
+  jobId: string;
+  accountId: string;
+  tasks: { taskId: string; steps: { stepId: string; type: string; index: number }[] }[];
+}
+
+export interface Orchestrator {
+  /** Starts the job's execution (idempotent per job); returns the workflow id. */
+  startJob(input: PipelineInput): Promise<string>;
+  /** Stops a running execution; a finished or unknown one is not an error. */
+  stop(workflowId: string): Promise<void>;
+}
+
+export interface WebhookRetryInput {
+  jobId: string;
+  accountId: string;
+  /** The attempt to make after the delay (2..8). */
+  attempt: number;
+  delaySeconds: number;
+}
+
+export interface WebhookScheduler {
+  scheduleRetry(input: WebhookRetryInput): Promise<void>;
+}
+
+/** detail of the job-terminal event (step-definitions/events.ts). */
+export interface JobTerminalEvent {
+  jobId: string;
+  accountId: string;
+  status: Status;
+  outcome: Outcome | null;
+  hasWebhook: boolean;
+}
+
+export interface EventPublisher {
+  publishJobTerminal(event: JobTerminalEvent): Promise<void>;
+}
+
+// ---------------------------------------------------------------- time and ids
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface IdSource {
+  /** `${prefix}_${lower-case ULID}`, sortable by creation time. */
+  next(prefix: 'job' | 'task' | 'upload' | 'step' | 'key' | 'evt'): string;
+}

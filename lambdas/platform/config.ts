@@ -1,0 +1,95 @@
+/**
+ * Runtime configuration from the environment, read in one place. CDK sets these
+ * variables on each function; the local runtime sets them for its stand-ins.
+ * Every knob a test compresses (sync wait, webhook schedule, auth cache) is here.
+ */
+import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '../../step-definitions/events';
+
+export type NetworkMode = 'cloud' | 'local';
+
+export interface RuntimeConfig {
+  region: string;
+  tableName: string;
+  bucketName: string;
+  stateMachineArn: string;
+  webhookStateMachineArn: string;
+  eventBusName: string;
+  /** Service endpoints for stand-ins (dynalite, s3rver, LocalStack); unset in AWS. */
+  endpoints: { dynamodb?: string; s3?: string; sfn?: string; events?: string };
+  /** Path-style S3 URLs (s3rver, LocalStack). */
+  s3ForcePathStyle: boolean;
+  /**
+   * `cloud`: source URLs and webhooks must be https and must not reach private,
+   * loopback, link-local or metadata addresses. `local`: http is allowed, to
+   * loopback addresses only.
+   */
+  networkMode: NetworkMode;
+  /** How long sync mode waits for a terminal job (contract: 27 s). */
+  syncWaitMs: number;
+  /** Delays in seconds before retries 2..8 of a webhook (contract: 5 s … 10 h). */
+  webhookRetryScheduleSeconds: number[];
+  /** A delivery not answered 2xx within this is a failed attempt (contract: 15 s). */
+  webhookTimeoutMs: number;
+  /** Cap on a source file, counted after decompression (500 MiB). */
+  maxSourceBytes: number;
+  /** Timeout of a source URL download. */
+  sourceFetchTimeoutMs: number;
+  /** Largest JSON request body; bigger is 413 payload_too_large (Lambda's limit is 6 MB). */
+  maxBodyBytes: number;
+  /** How long a key's authorisation is cached; revocation takes effect within this. */
+  authCacheTtlSeconds: number;
+  /** Lifetime of presigned download URLs (contract: 3600). */
+  downloadUrlExpiresSeconds: number;
+  /** Lifetime of a presigned upload POST. */
+  uploadExpiresSeconds: number;
+  /** Local runtime only: a key registered verbatim for account `local`. */
+  devApiKey: string | undefined;
+}
+
+const MiB = 1024 * 1024;
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return n;
+}
+
+export function parseSchedule(raw: string | undefined): number[] {
+  if (raw === undefined || raw.trim() === '') return [...DEFAULT_WEBHOOK_RETRY_SCHEDULE];
+  const parts = raw.split(',').map((s) => Number(s.trim()));
+  if (parts.length === 0 || parts.some((n) => !Number.isInteger(n) || n < 0)) {
+    throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated whole seconds, got "${raw}"`);
+  }
+  return parts;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig {
+  return {
+    region: env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? 'us-east-1',
+    tableName: env.TABLE_NAME ?? 'proofline',
+    bucketName: env.BUCKET_NAME ?? 'proofline-files',
+    stateMachineArn: env.STATE_MACHINE_ARN ?? '',
+    webhookStateMachineArn: env.WEBHOOK_STATE_MACHINE_ARN ?? '',
+    eventBusName: env.EVENT_BUS_NAME ?? 'default',
+    endpoints: {
+      dynamodb: env.DYNAMODB_ENDPOINT || undefined,
+      s3: env.S3_ENDPOINT || undefined,
+      sfn: env.SFN_ENDPOINT || undefined,
+      events: env.EVENTS_ENDPOINT || undefined,
+    },
+    s3ForcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || Boolean(env.S3_ENDPOINT),
+    networkMode: env.NETWORK_MODE === 'local' ? 'local' : 'cloud',
+    syncWaitMs: int(env, 'SYNC_WAIT_MS', 27_000),
+    webhookRetryScheduleSeconds: parseSchedule(env.WEBHOOK_RETRY_SCHEDULE),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000),
+    maxSourceBytes: int(env, 'MAX_SOURCE_BYTES', 500 * MiB),
+    sourceFetchTimeoutMs: int(env, 'SOURCE_FETCH_TIMEOUT_MS', 120_000),
+    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 6 * 1000 * 1000),
+    authCacheTtlSeconds: int(env, 'AUTH_CACHE_TTL_SECONDS', 30),
+    downloadUrlExpiresSeconds: 3600,
+    uploadExpiresSeconds: int(env, 'UPLOAD_EXPIRES_SECONDS', 3600),
+    devApiKey: env.DEV_API_KEY || undefined,
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Where files live in the bucket. Everything of a job sits under one prefix so
+ * DELETE /jobs/{id} removes it with one prefix delete, and every key starts with
+ * the account id so no code path can mix accounts' files.
+ *
+ *   <accountId>/uploads/<uploadId>                      presigned POST target
+ *   <accountId>/jobs/<jobId>/<taskId>/source/<fileName> the task's source file
+ *   <accountId>/jobs/<jobId>/<taskId>/<stepId>/<name>   a step's outputs (deterministic
+ *                                                       names, so a retried step overwrites
+ *                                                       instead of duplicating)
+ */
+export const uploadKey = (accountId: string, uploadId: string): string => `${accountId}/uploads/${uploadId}`;
+
+export const jobPrefix = (accountId: string, jobId: string): string => `${accountId}/jobs/${jobId}/`;
+
+export const sourceKey = (accountId: string, jobId: string, taskId: string, fileName: string): string =>
+  `${jobPrefix(accountId, jobId)}${taskId}/source/${safeFileName(fileName)}`;
+
+export const stepOutputKey = (accountId: string, jobId: string, taskId: string, stepId: string, name: string): string =>
+  `${jobPrefix(accountId, jobId)}${taskId}/${stepId}/${safeFileName(name)}`;
+
+/**
+ * A file name safe as one key segment: no slashes, no control characters, no
+ * leading dots, at most 200 characters (S3 keys may be 1024 bytes long; the rest
+ * of the key needs room). The original name is kept for downloads separately.
+ */
+export function safeFileName(name: string): string {
+  const cleaned = name
+    .normalize('NFC')
+    .replace(/[\u0000-\u001f\u007f/\\]/g, '_')
+    .replace(/^\.+/, '_')
+    .trim()
+    .slice(0, 200);
+  return cleaned === '' ? 'file' : cleaned;
+}

@@ -1,0 +1,27 @@
+/**
+ * The Content-Disposition a presigned download URL asks S3 to answer with, so
+ * a browser saves the file under its original name. RFC 6266: an ASCII
+ * `filename` fallback for old clients and the exact name in `filename*`
+ * (RFC 5987 percent-encoded UTF-8).
+ */
+export function attachmentDisposition(fileName: string): string {
+  const clean =
+    fileName
+      .replace(/[\u0000-\u001f\u007f]/g, '')
+      // A lone surrogate would make encodeURIComponent throw.
+      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+      .trim() || 'download';
+  // Accents drop to their base letter (é → e); anything else non-ASCII, and
+  // the quote and backslash that would end or escape the quoted string, become _.
+  const fallback =
+    clean
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^\x20-\x7e]|["\\]/g, '_')
+      .trim() || 'download';
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeRfc5987(clean)}`;
+}
+
+function encodeRfc5987(value: string): string {
+  return encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}

@@ -1,0 +1,294 @@
+/**
+ * JobStore over the single table (layout in dynamo-items.ts). Every status
+ * change is one conditional UpdateItem on one item, so concurrent or repeated
+ * pipeline events can never move a record backwards; nothing needs a
+ * transaction, which also keeps the store working on dynalite.
+ */
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  ScanCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import type { AuditEntry, JobGraph, JobRecord, Review, Status, StepRecord, TaskRecord, WebhookDelivery } from '../../domain/model';
+import { TERMINAL_STATUSES } from '../../domain/model';
+import type { Clock, JobListPage, JobListQuery, JobPatch, JobStore, StepPatch, TaskPatch } from '../../domain/ports';
+import { iso } from '../../domain/ids';
+import { batchWriteAll, queryAll, type WriteRequest } from './dynamo-batch';
+import { ExpressionBuilder, isConditionalCheckFailed } from './dynamo-expressions';
+import {
+  auditToItem,
+  itemToAudit,
+  itemToJob,
+  itemToStep,
+  itemToTask,
+  jobItemKey,
+  jobPartition,
+  jobToItem,
+  stepItemKey,
+  stepToItem,
+  taskItemKey,
+  taskToItem,
+  type Item,
+  type ItemKey,
+} from './dynamo-items';
+import { listJobsPage } from './dynamo-job-list';
+import { assertStepFits } from './inline-result-limit';
+
+export interface DynamoJobStoreOptions {
+  client: DynamoDBDocumentClient;
+  tableName: string;
+  clock: Clock;
+}
+
+const UNFINISHED: readonly Status[] = ['pending', 'running'];
+
+export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStoreOptions): JobStore {
+  const now = () => iso(clock.now());
+
+  /**
+   * SET the status and patch fields when the item exists and its status is one
+   * of `from`. Returns false when the condition does not hold.
+   */
+  async function transition(key: ItemKey, from: Status[], to: Status, fields: Record<string, unknown>): Promise<boolean> {
+    if (from.length === 0) return false;
+    const x = new ExpressionBuilder();
+    const update = x.set({ ...fields, status: to });
+    const condition = `attribute_exists(${x.name('pk')}) AND ${x.in('status', from)}`;
+    try {
+      await client.send(
+        new UpdateCommand({ TableName: tableName, Key: key, UpdateExpression: update, ConditionExpression: condition, ...x.params() }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * SET fields on an existing item. A record deleted meanwhile (DELETE /jobs
+   * racing the pipeline) is left deleted: the condition stops the update from
+   * recreating a fragment of it.
+   */
+  async function patch(key: ItemKey, fields: Record<string, unknown>): Promise<void> {
+    const x = new ExpressionBuilder();
+    const update = x.set(fields);
+    if (update === '') return;
+    try {
+      await client.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: key,
+          UpdateExpression: update,
+          ConditionExpression: `attribute_exists(${x.name('pk')})`,
+          ...x.params(),
+        }),
+      );
+    } catch (error) {
+      if (!isConditionalCheckFailed(error)) throw error;
+    }
+  }
+
+  async function readGraph(jobId: string): Promise<JobGraph | null> {
+    const items = await queryAll(client, {
+      TableName: tableName,
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': 'pk' },
+      ExpressionAttributeValues: { ':pk': jobPartition(jobId) },
+      // Workers read right after writing; the base table can answer consistently.
+      ConsistentRead: true,
+    });
+    return assembleGraph(items);
+  }
+
+  return {
+    async createJob(graph) {
+      // Rejected before anything is written, like transitionStep.
+      for (const step of graph.steps) assertStepFits(step.id, step.result, stepToItem(step));
+      const children: WriteRequest[] = [
+        ...graph.tasks.map((t) => ({ PutRequest: { Item: taskToItem(t) } })),
+        ...graph.steps.map((s) => ({ PutRequest: { Item: stepToItem(s) } })),
+      ];
+      await batchWriteAll(client, tableName, children);
+      // Last, and only if new: the job item is what makes the job visible.
+      await client.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: jobToItem(graph.job),
+          ConditionExpression: 'attribute_not_exists(#pk)',
+          ExpressionAttributeNames: { '#pk': 'pk' },
+        }),
+      );
+    },
+
+    async getJob(accountId, jobId) {
+      const out = await client.send(new GetCommand({ TableName: tableName, Key: jobItemKey(jobId), ConsistentRead: true }));
+      if (!out.Item) return null;
+      const job = itemToJob(out.Item);
+      return job.accountId === accountId ? job : null;
+    },
+
+    async getGraph(accountId, jobId) {
+      const graph = await readGraph(jobId);
+      return graph && graph.job.accountId === accountId ? graph : null;
+    },
+
+    getGraphById: readGraph,
+
+    listJobs(query: JobListQuery): Promise<JobListPage> {
+      return listJobsPage(client, tableName, query);
+    },
+
+    // Scans the whole table: only the local runtime calls this, once at start,
+    // to resume jobs a restart interrupted. The cloud never needs it (Step
+    // Functions executions survive deployments).
+    async listUnfinishedJobIds() {
+      const ids: string[] = [];
+      const x = new ExpressionBuilder();
+      const filter = `${x.name('entity')} = ${x.value('job')} AND ${x.in('status', UNFINISHED)}`;
+      const projection = x.name('id');
+      let startKey: Record<string, unknown> | undefined;
+      do {
+        const out = await client.send(
+          new ScanCommand({
+            TableName: tableName,
+            FilterExpression: filter,
+            ProjectionExpression: projection,
+            ...x.params(),
+            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+          }),
+        );
+        for (const item of out.Items ?? []) ids.push(String(item.id));
+        startKey = out.LastEvaluatedKey;
+      } while (startKey);
+      return ids.sort();
+    },
+
+    transitionJob(jobId, from, to, jobPatch: JobPatch = {}) {
+      return transition(jobItemKey(jobId), from, to, { ...jobPatch, modifiedAt: jobPatch.modifiedAt ?? now() });
+    },
+
+    // Unlike a transition, a job patch does not stamp modifiedAt itself: it
+    // records bookkeeping (workflowId, eventPublishedAt), sometimes on a
+    // terminal job whose modifiedAt must not move. Pass modifiedAt to set it.
+    patchJob(jobId, jobPatch) {
+      return patch(jobItemKey(jobId), { ...jobPatch });
+    },
+
+    transitionTask(jobId, taskId, from, to, taskPatch: TaskPatch = {}) {
+      return transition(taskItemKey(jobId, taskId), from, to, { ...taskPatch, updatedAt: taskPatch.updatedAt ?? now() });
+    },
+
+    patchTask(jobId, taskId, taskPatch) {
+      return patch(taskItemKey(jobId, taskId), { ...taskPatch, updatedAt: taskPatch.updatedAt ?? now() });
+    },
+
+    async transitionStep(jobId, stepId, from, to, stepPatch: StepPatch = {}) {
+      // A step item holds little besides what the patch sets, so checking the
+      // patch bounds the item; a too-large result must go to the blob store.
+      assertStepFits(stepId, stepPatch.result, stepPatch);
+      return transition(stepItemKey(jobId, stepId), from, to, { ...stepPatch });
+    },
+
+    async appendAudit(jobId, taskId, entry: AuditEntry) {
+      await client.send(new PutCommand({ TableName: tableName, Item: auditToItem(jobId, taskId, entry) }));
+    },
+
+    // list_append keeps concurrent deliveries from overwriting each other. A job
+    // without a webhook, or one deleted meanwhile, has nowhere to record it.
+    async appendWebhookDelivery(jobId, delivery: WebhookDelivery) {
+      const x = new ExpressionBuilder();
+      const deliveries = x.name('webhook.deliveries');
+      const update = `SET ${deliveries} = list_append(if_not_exists(${deliveries}, ${x.value([])}), ${x.value([delivery])})`;
+      const condition = `attribute_exists(${x.name('pk')}) AND attribute_type(${x.name('webhook')}, ${x.value('M')})`;
+      try {
+        await client.send(
+          new UpdateCommand({ TableName: tableName, Key: jobItemKey(jobId), UpdateExpression: update, ConditionExpression: condition, ...x.params() }),
+        );
+      } catch (error) {
+        if (!isConditionalCheckFailed(error)) throw error;
+      }
+    },
+
+    async recordReview(jobId, review: Review, canProceed: boolean) {
+      const x = new ExpressionBuilder();
+      const update = x.set({ review, canProceed, modifiedAt: review.at });
+      const reviewName = x.name('review');
+      const condition =
+        `attribute_exists(${x.name('pk')}) AND (attribute_not_exists(${reviewName}) OR ${reviewName} = ${x.value(null)}) ` +
+        `AND ${x.in('status', TERMINAL_STATUSES)}`;
+      try {
+        await client.send(
+          new UpdateCommand({ TableName: tableName, Key: jobItemKey(jobId), UpdateExpression: update, ConditionExpression: condition, ...x.params() }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
+    },
+
+    async deleteJob(jobId) {
+      const items = await queryAll(client, {
+        TableName: tableName,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': 'pk', '#sk': 'sk' },
+        ExpressionAttributeValues: { ':pk': jobPartition(jobId) },
+        ProjectionExpression: '#pk, #sk',
+        ConsistentRead: true,
+      });
+      const jobKey = jobItemKey(jobId);
+      // The job item first: once it is gone the job is invisible, even if a
+      // later batch fails and leaves children to a retried delete.
+      if (items.some((i) => i.sk === jobKey.sk)) await client.send(new DeleteCommand({ TableName: tableName, Key: jobKey }));
+      const rest = items.filter((i) => i.sk !== jobKey.sk).map((i) => ({ DeleteRequest: { Key: { pk: String(i.pk), sk: String(i.sk) } } }));
+      await batchWriteAll(client, tableName, rest);
+    },
+  };
+}
+
+/** One job partition's items as a JobGraph; null when the job item is absent. */
+export function assembleGraph(items: Item[]): JobGraph | null {
+  let job: JobRecord | null = null;
+  const tasks: TaskRecord[] = [];
+  const steps: StepRecord[] = [];
+  const auditItems: Item[] = [];
+  for (const item of items) {
+    switch (item.entity) {
+      case 'job':
+        job = itemToJob(item);
+        break;
+      case 'task':
+        tasks.push(itemToTask(item));
+        break;
+      case 'step':
+        steps.push(itemToStep(item));
+        break;
+      case 'audit':
+        auditItems.push(item);
+        break;
+    }
+  }
+  if (!job) return null;
+
+  // The job's taskIds give the order; a task it does not list (a straggler of a
+  // failed create) sorts after, by id.
+  const order = new Map(job.taskIds.map((id, i) => [id, i]));
+  const rank = (taskId: string) => order.get(taskId) ?? Number.MAX_SAFE_INTEGER;
+  tasks.sort((a, b) => rank(a.id) - rank(b.id) || compare(a.id, b.id));
+  steps.sort((a, b) => rank(a.taskId) - rank(b.taskId) || compare(a.taskId, b.taskId) || a.index - b.index);
+
+  const audit: Record<string, AuditEntry[]> = {};
+  for (const task of tasks) audit[task.id] = [];
+  auditItems.sort((a, b) => compare(String(a.sk), String(b.sk)));
+  for (const item of auditItems) {
+    const { taskId, entry } = itemToAudit(item);
+    (audit[taskId] ??= []).push(entry);
+  }
+  return { job, tasks, steps, audit };
+}
+
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

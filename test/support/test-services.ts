@@ -1,0 +1,132 @@
+/**
+ * A complete Services bundle for tests: the REAL DynamoDB and S3 adapters over
+ * a private dynalite and s3rver (ephemeral loopback ports, unique table and
+ * bucket), plus recording fakes for the orchestrator, webhook scheduler and
+ * event publisher, whose effects tests inspect instead of running a pipeline.
+ *
+ *   const t = await startTestServices();
+ *   setServices(t.services);
+ *   …
+ *   afterAll(() => t.stop());
+ */
+import { randomBytes } from 'node:crypto';
+import type { Services } from '../../lambdas/platform/services';
+import { loadConfig, type RuntimeConfig } from '../../lambdas/platform/config';
+import type {
+  Clock,
+  EventPublisher,
+  JobTerminalEvent,
+  Orchestrator,
+  PipelineInput,
+  WebhookRetryInput,
+  WebhookScheduler,
+} from '../../lambdas/domain/ports';
+import { createAwsServices, createDynamoDocumentClient, createS3Client, provisionBucket, provisionTable } from '../../lambdas/adapters/aws';
+import { startDynalite } from './dynalite';
+import { startS3rver, useStandInCredentials } from './s3rver';
+
+export type RecordingOrchestrator = Orchestrator & { started: PipelineInput[]; stopped: string[] };
+export type RecordingScheduler = WebhookScheduler & { scheduled: WebhookRetryInput[] };
+export type RecordingPublisher = EventPublisher & { published: JobTerminalEvent[] };
+
+export interface TestServices {
+  services: Services;
+  orchestrator: RecordingOrchestrator;
+  scheduler: RecordingScheduler;
+  events: RecordingPublisher;
+  config: RuntimeConfig;
+  stop(): Promise<void>;
+}
+
+export interface TestServicesOptions {
+  config?: Partial<RuntimeConfig>;
+  /** A controllable clock for the stores and services.clock (default: the system clock). */
+  clock?: Clock;
+}
+
+export function recordingOrchestrator(): RecordingOrchestrator {
+  const started: PipelineInput[] = [];
+  const stopped: string[] = [];
+  return {
+    started,
+    stopped,
+    async startJob(input) {
+      started.push(structuredClone(input));
+      return `local:${input.jobId}`;
+    },
+    async stop(workflowId) {
+      stopped.push(workflowId);
+    },
+  };
+}
+
+export function recordingScheduler(): RecordingScheduler {
+  const scheduled: WebhookRetryInput[] = [];
+  return {
+    scheduled,
+    async scheduleRetry(input) {
+      scheduled.push({ ...input });
+    },
+  };
+}
+
+export function recordingPublisher(): RecordingPublisher {
+  const published: JobTerminalEvent[] = [];
+  return {
+    published,
+    async publishJobTerminal(event) {
+      published.push({ ...event });
+    },
+  };
+}
+
+export async function startTestServices(options: TestServicesOptions = {}): Promise<TestServices> {
+  useStandInCredentials();
+  const [dynamo, s3] = await Promise.all([startDynalite(), startS3rver()]);
+  const suffix = randomBytes(6).toString('hex');
+  const defaults = loadConfig({});
+  const config: RuntimeConfig = {
+    ...defaults,
+    region: 'us-east-1',
+    tableName: `proofline-test-${suffix}`,
+    bucketName: `proofline-test-${suffix}`,
+    stateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:proofline-test-jobs',
+    webhookStateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:proofline-test-webhooks',
+    s3ForcePathStyle: true,
+    networkMode: 'local',
+    ...options.config,
+    endpoints: { dynamodb: dynamo.endpoint, s3: s3.endpoint, ...options.config?.endpoints },
+  };
+
+  const provisionDynamo = createDynamoDocumentClient(config);
+  const provisionS3 = createS3Client(config);
+  try {
+    await Promise.all([provisionTable(provisionDynamo, config.tableName), provisionBucket(provisionS3, config.bucketName)]);
+  } catch (error) {
+    await Promise.all([dynamo.stop(), s3.stop()]);
+    throw error;
+  } finally {
+    provisionDynamo.destroy();
+    provisionS3.destroy();
+  }
+
+  const orchestrator = recordingOrchestrator();
+  const scheduler = recordingScheduler();
+  const events = recordingPublisher();
+  const services: Services = {
+    ...createAwsServices(config, options.clock ? { clock: options.clock } : {}),
+    orchestrator,
+    webhookScheduler: scheduler,
+    events,
+  };
+  return {
+    services,
+    orchestrator,
+    scheduler,
+    events,
+    config,
+    async stop() {
+      await Promise.all([dynamo.stop(), s3.stop()]);
+    },
+  };
+}

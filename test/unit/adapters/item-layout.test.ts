@@ -1,0 +1,122 @@
+/**
+ * The single-table item layout, the inline result limit, the stored
+ * idempotent response format and download dispositions.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  apiKeyToItem,
+  auditSortKey,
+  idempotencyItemKey,
+  itemToApiKey,
+  itemToJob,
+  itemToUpload,
+  jobToItem,
+  uploadToItem,
+  UPLOAD_RECORD_RETENTION_SECONDS,
+} from '../../../lambdas/adapters/aws/dynamo-items';
+import { assertStepFits, fitsInline, InlineResultTooLargeError, MAX_INLINE_RESULT_BYTES } from '../../../lambdas/adapters/aws/inline-result-limit';
+import { decodeResponse, encodeResponse } from '../../../lambdas/adapters/aws/dynamo-idempotency-store';
+import { attachmentDisposition } from '../../../lambdas/adapters/aws/content-disposition';
+import { decodeListCursor, encodeListCursor } from '../../../lambdas/adapters/aws/dynamo-job-list';
+import { ulidIdSource } from '../../../lambdas/domain/ids';
+import { makeJobGraph } from '../../integration/adapters/job-fixtures';
+
+const ids = ulidIdSource();
+
+describe('the item layout', () => {
+  it('puts a job in its own partition and on the account index, and reads back the same record', () => {
+    const { job } = makeJobGraph({ ids, accountId: 'acct-9' });
+    const item = jobToItem(job);
+    expect(item).toMatchObject({ pk: `JOB#${job.id}`, sk: 'JOB', gsi1pk: 'ACCT#acct-9', gsi1sk: job.id, entity: 'job' });
+    expect(itemToJob(item)).toEqual(job);
+  });
+
+  it('keeps an upload\'s ISO expiry apart from the numeric TTL attribute, which outlives it by the retention window', () => {
+    const upload = {
+      id: 'upload_1',
+      accountId: 'a',
+      key: 'a/uploads/upload_1',
+      mimeType: 'application/pdf',
+      sizeBytes: 10,
+      createdAt: '2026-07-29T10:00:00.000Z',
+      expiresAt: '2026-07-29T11:00:00.000Z',
+    };
+    const item = uploadToItem(upload);
+    expect(item.expiresAt).toBe(Date.parse(upload.expiresAt) / 1000 + UPLOAD_RECORD_RETENTION_SECONDS);
+    expect(itemToUpload(item)).toEqual(upload);
+  });
+
+  it('files API keys by the hash of their secret and lists them by id', () => {
+    const key = { id: 'key_1', accountId: 'a', role: 'admin' as const, hash: 'f'.repeat(64), prefix: 'sk_live_Ab', createdAt: 'x', revokedAt: null };
+    expect(apiKeyToItem(key)).toMatchObject({ pk: `KEY#${'f'.repeat(64)}`, gsi1pk: 'KEYS', gsi1sk: 'key_1' });
+    expect(itemToApiKey(apiKeyToItem(key))).toEqual(key);
+  });
+
+  it('hashes idempotency keys so any 255 characters make a short partition key, per account', () => {
+    const long = 'k'.repeat(255);
+    expect(idempotencyItemKey('a', long).pk).toMatch(/^IDEM#a#[0-9a-f]{64}$/);
+    expect(idempotencyItemKey('a', long).pk).not.toBe(idempotencyItemKey('b', long).pk);
+  });
+
+  it('sorts audit entries by time, then by append order within the same time', () => {
+    const keys = [
+      auditSortKey('task_1', '2026-07-29T10:00:01.000Z'),
+      auditSortKey('task_1', '2026-07-29T10:00:01.000Z'),
+      auditSortKey('task_1', '2026-07-29T10:00:00.500Z'),
+    ];
+    expect([...keys].sort()).toEqual([keys[2], keys[0], keys[1]]);
+  });
+});
+
+describe('the job list cursor', () => {
+  it('round-trips a job id and is URL-safe', () => {
+    const id = ids.next('job');
+    const cursor = encodeListCursor(id);
+    expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeListCursor(cursor)).toBe(id);
+  });
+});
+
+describe('the inline result limit', () => {
+  it('accepts a result up to the limit and refuses one byte more, naming resultKey', () => {
+    const exactly = 'x'.repeat(MAX_INLINE_RESULT_BYTES - 2); // JSON adds the quotes
+    expect(fitsInline(exactly)).toBe(true);
+    expect(() => assertStepFits('step_1', exactly)).not.toThrow();
+    expect(fitsInline(`${exactly}x`)).toBe(false);
+    expect(() => assertStepFits('step_1', `${exactly}x`)).toThrow(InlineResultTooLargeError);
+  });
+
+  it('counts UTF-8 bytes, not characters', () => {
+    expect(fitsInline('ü'.repeat(MAX_INLINE_RESULT_BYTES / 2))).toBe(false);
+  });
+
+  it('refuses a step whose outputs make the whole item too large even with a small result', () => {
+    const outputs = Array.from({ length: 2000 }, (_, i) => ({ kind: 'image', role: 'preview', key: `k/${'p'.repeat(150)}-${i}.png` }));
+    expect(() => assertStepFits('step_1', { pages: 2000 }, { outputs })).toThrow(/step record/);
+  });
+});
+
+describe('stored idempotent responses', () => {
+  it('keeps a small body as text and compresses a large one, replaying both exactly', () => {
+    const small = { statusCode: 201, headers: { a: 'b' }, body: '{"ok":true}' };
+    expect(encodeResponse(small)).toEqual(small);
+    const large = { statusCode: 200, headers: {}, body: JSON.stringify({ rows: Array.from({ length: 5000 }, (_, i) => ({ i })) }) };
+    const encoded = encodeResponse(large);
+    expect(encoded.body).toBeUndefined();
+    expect(encoded.bodyGzip!.byteLength).toBeLessThan(large.body.length / 4);
+    expect(decodeResponse(encoded)).toEqual(large);
+  });
+});
+
+describe('download dispositions', () => {
+  it('gives an ASCII fallback and the exact UTF-8 name', () => {
+    expect(attachmentDisposition('card.pdf')).toBe(`attachment; filename="card.pdf"; filename*=UTF-8''card.pdf`);
+    expect(attachmentDisposition('Café (1).pdf')).toBe(`attachment; filename="Cafe (1).pdf"; filename*=UTF-8''Caf%C3%A9%20%281%29.pdf`);
+  });
+
+  it('survives control characters, quotes, backslashes and broken surrogates', () => {
+    const value = attachmentDisposition('a"b\\c\r\nd\ud800.pdf');
+    expect(value).toBe(`attachment; filename="a_b_cd_.pdf"; filename*=UTF-8''a%22b%5Ccd%EF%BF%BD.pdf`);
+    expect(attachmentDisposition('\u0000')).toBe(`attachment; filename="download"; filename*=UTF-8''download`);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * The Orchestrator port over aws-local-stepfunctions: each job runs the real
+ * job-pipeline.asl.json in-process, its Task states calling the workers through
+ * an invoker (worker threads for the heavy steps, the main thread for the light
+ * ones; see local/worker-invoker). Executions are named after the job, as the
+ * cloud orchestrator names them, so starting a job twice while it runs returns
+ * the same execution.
+ *
+ * In the cloud an execution that dies without reaching Finalise leaves its job
+ * `running` forever. Locally a rejected execution (an invalid definition, an
+ * unexpected throw, the execution timeout) calls the finaliser with
+ * `abandoned: true` instead, so no job stays running. Stopping an execution
+ * (DELETE /jobs/{id}) does not: the job is being deleted.
+ */
+import '../../platform/polyfills';
+import { StateMachine } from 'aws-local-stepfunctions';
+import type { Orchestrator, PipelineInput } from '../../domain/ports';
+import { loadLocalDefinition, localExecutionArn, localStateMachineArn, taskHandlersFor, type WorkerInvoker } from './asl-definition';
+
+export interface LocalOrchestratorOptions {
+  invoke: WorkerInvoker;
+  /** The parsed, substituted definition; defaults to job-pipeline.asl.json. Tests pass broken ones. */
+  definition?: () => Record<string, unknown>;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface LocalOrchestrator extends Orchestrator {
+  /** Workflow ids of the executions still running. */
+  running(): string[];
+  /** Resolves when the execution has ended (and any abandonment was finalised). */
+  whenDone(workflowId: string): Promise<void>;
+  /** Aborts every execution (shutdown); their jobs resume at the next start. */
+  stopAll(): Promise<void>;
+}
+
+interface Execution {
+  abort: () => void;
+  stopped: boolean;
+  done: Promise<void>;
+}
+
+const MACHINE = 'pipeline';
+
+export function createLocalOrchestrator(opts: LocalOrchestratorOptions): LocalOrchestrator {
+  const log = opts.log ?? ((m, e) => console.error(`[orchestrator] ${m}`, e ?? ''));
+  const loadDefinition = opts.definition ?? (() => loadLocalDefinition('job-pipeline'));
+  const executions = new Map<string, Execution>();
+
+  async function abandon(input: PipelineInput, workflowId: string, err: unknown): Promise<void> {
+    log(`execution ${workflowId} failed; finalising job ${input.jobId} as abandoned`, err);
+    try {
+      await opts.invoke('finalise', { jobId: input.jobId, accountId: input.accountId, abandoned: true });
+    } catch (finaliseErr) {
+      log(`finalising abandoned job ${input.jobId} failed`, finaliseErr);
+    }
+  }
+
+  function start(input: PipelineInput, workflowId: string): Execution {
+    const execution: Execution = { abort: () => {}, stopped: false, done: Promise.resolve() };
+    let result: Promise<unknown>;
+    try {
+      const definition = loadDefinition();
+      const machine = new StateMachine(definition as never, { validationOptions: { checkArn: true, checkPaths: true } });
+      const run = machine.run(input as never, {
+        noThrowOnAbort: true,
+        overrides: { taskResourceLocalHandlers: taskHandlersFor(definition, opts.invoke) as never },
+        context: {
+          Execution: { Id: workflowId, Name: input.jobId },
+          StateMachine: { Id: localStateMachineArn(MACHINE), Name: `proofline-local-${MACHINE}` },
+        },
+      });
+      execution.abort = run.abort;
+      result = run.result;
+    } catch (err) {
+      result = Promise.reject(err);
+    }
+    execution.done = result.then(
+      () => undefined,
+      (err: unknown) => (execution.stopped ? undefined : abandon(input, workflowId, err)),
+    ).finally(() => {
+      if (executions.get(workflowId) === execution) executions.delete(workflowId);
+    });
+    return execution;
+  }
+
+  return {
+    async startJob(input) {
+      const workflowId = localExecutionArn(MACHINE, input.jobId);
+      if (!executions.has(workflowId)) executions.set(workflowId, start(input, workflowId));
+      return workflowId;
+    },
+    async stop(workflowId) {
+      const execution = executions.get(workflowId);
+      if (!execution) return;
+      execution.stopped = true;
+      execution.abort();
+      await execution.done;
+    },
+    running: () => [...executions.keys()],
+    async whenDone(workflowId) {
+      await executions.get(workflowId)?.done;
+    },
+    async stopAll() {
+      const all = [...executions.values()];
+      for (const e of all) { e.stopped = true; e.abort(); }
+      await Promise.allSettled(all.map((e) => e.done));
+    },
+  };
+}

@@ -1,0 +1,268 @@
+/**
+ * The whole service on loopback, without AWS: the same route handlers, state
+ * machine definitions, workers and DynamoDB/S3 storage code as the cloud, over
+ * dynalite and s3rver, with the local orchestrator, webhook scheduler and event
+ * bus in place of Step Functions and EventBridge. `bin/start-local.ts` (npm
+ * start) runs it; tests start it in-process on ephemeral ports.
+ *
+ * Start order matters: storage first, then process.env (the services and every
+ * worker thread read their configuration from it), then the services, keys,
+ * the HTTP front door, and last the recovery of work a previous run left
+ * unfinished, so a restart loses nothing.
+ */
+import '../lambdas/platform/polyfills';
+import { join, resolve } from 'node:path';
+import { JOB_TERMINAL_PATTERN } from '../step-definitions/events';
+import { createAwsServices } from '../lambdas/adapters/aws';
+import { localStateMachineArn, LOCAL_REGION } from '../lambdas/adapters/local/asl-definition';
+import { createLocalEventBus } from '../lambdas/adapters/local/local-event-bus';
+import { createLocalOrchestrator } from '../lambdas/adapters/local/local-orchestrator';
+import { createLocalWebhookScheduler } from '../lambdas/adapters/local/local-webhook-scheduler';
+import { issueKey, registerKey, type IssuedKey } from '../lambdas/domain/keys';
+import { pipelineInputOf } from '../lambdas/domain/use-cases/create-job';
+import { loadConfig, type RuntimeConfig } from '../lambdas/platform/config';
+import { setServices, type Services } from '../lambdas/platform/services';
+import { useStandInCredentials } from './connect';
+import { createGatewayAuthorizer, type AuthorizerHandler } from './gateway-authorizer';
+import { startHttpServer, type HttpServer } from './http-server';
+import { isRunning, readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo } from './runtime-info';
+import { S3RVER_CREDENTIALS, startStandins, type Standins } from './standins';
+import { startStorageGateway, type StorageGateway } from './storage-gateway';
+import { createThrottle, throttleLimitsFrom } from './throttle';
+import { createWorkerInvoker, pooledFunctions } from './worker-invoker';
+import { createWorkerPool, type WorkerPool } from './worker-pool';
+
+export const LOCAL_ACCOUNT_ID = 'local';
+
+/** A loopback address nothing listens on (port 1, tcpmux, is never served here). */
+const NOWHERE = 'http://127.0.0.1:1';
+
+export interface LocalRuntimeOptions {
+  /** API port; 0 = ephemeral. Default: PORT or 3000. */
+  port?: number;
+  /** Storage port; 0 = ephemeral. Default: STORAGE_PORT, else port + 1 (ephemeral when port is 0). */
+  storagePort?: number;
+  /** Where data lives (default: DATA_DIR or .local/). Ignored with inMemory. */
+  dataDir?: string;
+  /** Nothing persisted (tests). */
+  inMemory?: boolean;
+  /** Environment variables to set before anything reads them (knobs such as SYNC_WAIT_MS). */
+  env?: Record<string, string>;
+  /** No banner on stdout. */
+  quiet?: boolean;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface LocalRuntime {
+  url: string;
+  storageUrl: string;
+  /** A key of account `local`: DEV_API_KEY, or one issued at this start. */
+  apiKey: string;
+  apiKeyId: string;
+  webhookSecret: string;
+  dataDir: string | null;
+  config: RuntimeConfig;
+  services: Services;
+  /** Jobs whose executions were restarted at start. */
+  resumedJobIds: string[];
+  stop(): Promise<void>;
+}
+
+export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const log = opts.log ?? ((m, e) => console.error(`[local] ${m}`, e ?? ''));
+  const previousEnv = { ...process.env };
+  Object.assign(process.env, opts.env ?? {});
+  const dataDir = opts.inMemory ? null : resolve(opts.dataDir ?? process.env.DATA_DIR ?? '.local');
+  const port = opts.port ?? envInt('PORT') ?? 3000;
+  const storagePort = opts.storagePort ?? envInt('STORAGE_PORT') ?? (port === 0 ? 0 : port + 1);
+  if (dataDir) await refuseIfRunning(dataDir);
+
+  const region = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? LOCAL_REGION;
+  const tableName = process.env.TABLE_NAME ?? 'proofline';
+  const bucketName = process.env.BUCKET_NAME ?? 'proofline-files';
+
+  const cleanup: (() => Promise<unknown>)[] = [];
+  const undo = async () => {
+    for (const step of cleanup.reverse()) await step().catch((err: unknown) => log('shutdown step failed', err));
+    cleanup.length = 0;
+  };
+
+  try {
+    const standins: Standins = await startStandins({ dataDir: dataDir ?? undefined, region, tableName, bucketName });
+    cleanup.push(() => standins.stop());
+    // Undone late: handlers still finishing during shutdown keep these services.
+    cleanup.push(async () => setServices(undefined));
+    const storage: StorageGateway = await startStorageGateway({ upstream: standins.s3rver, port: storagePort, region, credentials: S3RVER_CREDENTIALS, log });
+    cleanup.push(() => storage.close());
+
+    useStandInCredentials();
+    Object.assign(process.env, {
+      AWS_REGION: region,
+      DYNAMODB_ENDPOINT: standins.dynamodb,
+      S3_ENDPOINT: storage.url,
+      S3_FORCE_PATH_STYLE: 'true',
+      TABLE_NAME: tableName,
+      BUCKET_NAME: bucketName,
+      NETWORK_MODE: 'local',
+      STATE_MACHINE_ARN: localStateMachineArn('pipeline'),
+      WEBHOOK_STATE_MACHINE_ARN: localStateMachineArn('webhook-retries'),
+      EVENT_BUS_NAME: 'local',
+      // Step Functions and EventBridge have local replacements in this thread's
+      // services only; should a worker thread reach for the AWS clients, it fails
+      // at once on a closed loopback port instead of calling AWS.
+      SFN_ENDPOINT: NOWHERE,
+      EVENTS_ENDPOINT: NOWHERE,
+    });
+    const config = loadConfig(process.env);
+
+    const timeoutOverride = envInt('LOCAL_WORKER_TIMEOUT_MS');
+    const pool: WorkerPool = createWorkerPool({ functions: pooledFunctions(), timeoutMs: timeoutOverride, log });
+    cleanup.push(() => pool.close());
+    const invoke = createWorkerInvoker({ pool, timeoutMs: timeoutOverride });
+    const orchestrator = createLocalOrchestrator({ invoke, log });
+    cleanup.push(() => orchestrator.stopAll());
+    const webhookScheduler = createLocalWebhookScheduler({ invoke, stateFile: dataDir ? join(dataDir, 'webhook-retries.json') : undefined, log });
+    cleanup.push(() => webhookScheduler.stopAll());
+    const events = createLocalEventBus({ region, log });
+    cleanup.push(async () => events.close());
+    // The cloud's EventBridge rule: terminal jobs with a webhook → the webhook caller.
+    events.addRule('job-terminal-webhooks', JOB_TERMINAL_PATTERN, (event) => invoke('webhookCaller', event));
+
+    const services: Services = { ...createAwsServices(config), orchestrator, webhookScheduler, events };
+    setServices(services);
+
+    const key = await localKey(services, config.devApiKey);
+
+    const http: HttpServer = await startHttpServer({
+      port,
+      maxBodyBytes: config.maxBodyBytes,
+      authorizer: createGatewayAuthorizer({ handler: loadAuthorizer, ttlSeconds: config.authCacheTtlSeconds }),
+      throttle: createThrottle(throttleLimitsFrom(process.env)),
+      log,
+    });
+    // Closed first on stop: no new requests while the rest shuts down.
+    cleanup.push(() => http.close());
+
+    if (dataDir) {
+      writeRuntimeInfo(dataDir, {
+        pid: process.pid,
+        port: http.port,
+        storagePort: storage.port,
+        endpoints: { dynamodb: standins.dynamodb, s3: storage.url, api: http.url },
+        tableName,
+        bucketName,
+        region,
+        startedAt: new Date().toISOString(),
+      });
+      cleanup.push(async () => removeRuntimeInfo(dataDir));
+    }
+
+    const resumedJobIds = await resumeUnfinishedJobs(services, log);
+    await webhookScheduler.resume();
+
+    if (!opts.quiet) printBanner({ url: http.url, storageUrl: storage.url, dataDir, key, devKey: config.devApiKey !== undefined, resumed: resumedJobIds.length });
+
+    let stopping: Promise<void> | undefined;
+    return {
+      url: http.url,
+      storageUrl: storage.url,
+      apiKey: key.key,
+      apiKeyId: key.id,
+      webhookSecret: key.webhookSecret,
+      dataDir,
+      config,
+      services,
+      resumedJobIds,
+      stop: () =>
+        (stopping ??= (async () => {
+          await undo();
+          restoreEnv(previousEnv);
+        })()),
+    };
+  } catch (err) {
+    await undo();
+    restoreEnv(previousEnv);
+    throw err;
+  }
+}
+
+/** DEV_API_KEY registered verbatim (idempotent), or a new key, for account `local`. */
+async function localKey(services: Services, devApiKey: string | undefined): Promise<IssuedKey> {
+  const { keys, ids, clock } = services;
+  return devApiKey
+    ? registerKey(keys, ids, clock, { secret: devApiKey, accountId: LOCAL_ACCOUNT_ID })
+    : issueKey(keys, ids, clock, { accountId: LOCAL_ACCOUNT_ID });
+}
+
+/**
+ * Restarts the executions of jobs a previous run left pending or running.
+ * Workers are idempotent (a step already done is not redone), so an execution
+ * started again picks up where the interrupted one stopped.
+ */
+async function resumeUnfinishedJobs(services: Services, log: (m: string, e?: unknown) => void): Promise<string[]> {
+  const resumed: string[] = [];
+  for (const jobId of await services.jobs.listUnfinishedJobIds()) {
+    try {
+      const graph = await services.jobs.getGraphById(jobId);
+      if (!graph) continue;
+      const workflowId = await services.orchestrator.startJob(pipelineInputOf(graph));
+      if (graph.job.workflowId !== workflowId) await services.jobs.patchJob(jobId, { workflowId });
+      resumed.push(jobId);
+    } catch (err) {
+      log(`could not resume job ${jobId}`, err);
+    }
+  }
+  return resumed;
+}
+
+const loadAuthorizer = async (): Promise<AuthorizerHandler> => {
+  const mod = (await import('../lambdas/api/authorizer')) as { handler: AuthorizerHandler };
+  return mod.handler;
+};
+
+/** Another live runtime owns the data directory (dynalite's store allows one process). */
+export class DataDirInUseError extends Error {
+  override readonly name = 'DataDirInUseError';
+}
+
+async function refuseIfRunning(dataDir: string): Promise<void> {
+  const info = readRuntimeInfo(dataDir);
+  if (info && info.pid !== process.pid && (await isRunning(info))) {
+    throw new DataDirInUseError(`A local runtime (pid ${info.pid}) already uses ${dataDir} at ${info.endpoints.api}; stop it or choose another DATA_DIR.`);
+  }
+}
+
+function envInt(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
+  return n;
+}
+
+/** Puts process.env back as it was before start (tests start several runtimes in one process). */
+function restoreEnv(previous: NodeJS.ProcessEnv): void {
+  for (const k of Object.keys(process.env)) if (!(k in previous)) delete process.env[k];
+  Object.assign(process.env, previous);
+}
+
+function printBanner(p: { url: string; storageUrl: string; dataDir: string | null; key: IssuedKey; devKey: boolean; resumed: number }): void {
+  const lines = [
+    '',
+    `Proofline local runtime is ready at ${p.url}`,
+    `  storage (S3):     ${p.storageUrl}`,
+    `  data:             ${p.dataDir ?? '(in memory)'}`,
+    ...(p.resumed ? [`  resumed jobs:     ${p.resumed}`] : []),
+    '',
+    p.devKey ? `  API key (DEV_API_KEY, account ${p.key.account}):` : `  API key (new, account ${p.key.account}; set DEV_API_KEY to keep one across restarts):`,
+    `    ${p.key.key}`,
+    `  webhook signing secret: ${p.key.webhookSecret}`,
+    '',
+    '  Try:',
+    `    curl ${p.url}/health`,
+    `    curl -H "Authorization: Bearer ${p.key.key}" ${p.url}/jobs`,
+    '  More keys: npm run keys -- create --account NAME  (same DATA_DIR and PORT)',
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

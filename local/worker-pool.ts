@@ -1,0 +1,238 @@
+/**
+ * Runs the heavy pipeline workers (ingest, preflight, autofix, validate,
+ * previews) in worker threads, each thread standing in for one Lambda execution
+ * environment: it loads the worker module once, serves one invocation at a time
+ * and is reused while warm. As with Lambda, a crash, an out-of-memory or a
+ * timeout ends that environment only, never the server, and the invocation
+ * fails with the error name Lambda gives (Runtime.ExitError,
+ * Runtime.OutOfMemory, Sandbox.Timedout) so the state machine's Catch records it.
+ *
+ * Limits come from WORKERS: memoryMb caps the thread's JavaScript heap (native
+ * buffers, e.g. sharp's, are not counted, unlike Lambda), timeoutSeconds bounds
+ * each invocation (tests shorten it). Invocations beyond `maxConcurrency` per
+ * function wait their turn instead of being throttled.
+ */
+import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { exited, LambdaInvocationError, outOfMemory, timedOut } from '../lambdas/adapters/local/lambda-errors';
+import { localFunctionArn } from '../lambdas/adapters/local/asl-definition';
+import type { FromThread, ThreadData, ToThread } from './worker-protocol';
+
+export interface PooledFunction {
+  /** Module exporting `handler`: absolute, or relative to the repository root. */
+  entry: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+}
+
+export interface WorkerPoolOptions {
+  functions: Record<string, PooledFunction>;
+  /** Per-invocation timeout for every function instead of its timeoutSeconds. */
+  timeoutMs?: number;
+  /** Threads per function at once (default: the machine's parallelism, at most 4). */
+  maxConcurrency?: number;
+  /** A warm thread idle this long is ended (default 10 minutes). */
+  idleMs?: number;
+  /** Longest a thread may take to load its module (Lambda's init phase). */
+  initTimeoutMs?: number;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface WorkerPool {
+  invoke(name: string, input: unknown): Promise<unknown>;
+  /** Live threads per function (warm or busy). */
+  threads(): Record<string, number>;
+  close(): Promise<void>;
+}
+
+const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BOOTSTRAP = new URL('./worker-bootstrap.mjs', import.meta.url);
+
+interface Pending {
+  id: number;
+  requestId: string;
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  timer?: NodeJS.Timeout;
+}
+
+/** One thread: one Lambda execution environment. */
+class Environment {
+  readonly ready: Promise<void>;
+  alive = true;
+  busy = false;
+  idleTimer?: NodeJS.Timeout;
+  private current?: Pending;
+  private nextId = 1;
+  private readonly worker: Worker;
+  /** Set when we end the thread ourselves, so its exit is not reported as a crash. */
+  private endedBy?: LambdaInvocationError;
+
+  constructor(
+    readonly name: string,
+    private readonly spec: PooledFunction,
+    private readonly opts: { initTimeoutMs: number; log: (m: string, e?: unknown) => void; onDeath: (env: Environment) => void },
+  ) {
+    const entryPath = isAbsolute(spec.entry) ? spec.entry : resolve(REPO_ROOT, spec.entry);
+    const data: ThreadData = {
+      entryUrl: pathToFileURL(entryPath).href,
+      functionName: `proofline-local-${name}`,
+      functionArn: localFunctionArn(name),
+      memoryMb: spec.memoryMb,
+    };
+    this.worker = new Worker(BOOTSTRAP, {
+      workerData: data,
+      // Not the parent's flags: the bootstrap loads TypeScript support itself.
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: spec.memoryMb },
+      name: data.functionName,
+    });
+    this.ready = new Promise<void>((resolveReady, rejectReady) => {
+      const initTimer = setTimeout(() => {
+        rejectReady(timedOut(`init-${name}`, opts.initTimeoutMs / 1000));
+        this.end();
+      }, opts.initTimeoutMs);
+      this.worker.on('message', (m: FromThread) => {
+        if (m.type === 'ready') { clearTimeout(initTimer); resolveReady(); }
+        else if (m.type === 'init-error') { clearTimeout(initTimer); rejectReady(new LambdaInvocationError(m.error)); this.end(); }
+        else if (m.type === 'result' && this.current?.id === m.id) {
+          const p = this.settle();
+          if (m.ok) p?.resolve(m.output);
+          else p?.reject(new LambdaInvocationError(m.error));
+        }
+      });
+      this.worker.on('error', (err: Error & { code?: string }) => {
+        clearTimeout(initTimer);
+        // The thread is going; 'exit' follows. Never hand it out again meanwhile.
+        this.alive = false;
+        const requestId = this.current?.requestId ?? `init-${name}`;
+        const failure = err.code === 'ERR_WORKER_OUT_OF_MEMORY' ? outOfMemory(requestId) : exited(requestId, 'exit status 1');
+        opts.log(`${data.functionName}: thread crashed (${failure.name})`, err);
+        this.endedBy ??= failure;
+        rejectReady(failure);
+      });
+      this.worker.on('exit', (code) => {
+        clearTimeout(initTimer);
+        this.alive = false;
+        const failure = this.endedBy ?? exited(this.current?.requestId ?? `init-${name}`, `exit status ${code}`);
+        rejectReady(failure);
+        this.settle()?.reject(failure);
+        opts.onDeath(this);
+      });
+    });
+    // Callers observe `ready` through invoke(); this keeps an unobserved failure quiet.
+    this.ready.catch(() => {});
+  }
+
+  run(input: unknown, timeoutMs: number): Promise<unknown> {
+    return new Promise((resolveRun, rejectRun) => {
+      const requestId = randomUUID();
+      const pending: Pending = { id: this.nextId++, requestId, resolve: resolveRun, reject: rejectRun };
+      pending.timer = setTimeout(() => {
+        // Lambda freezes and discards an environment that timed out; so do we.
+        const failure = timedOut(requestId, timeoutMs / 1000);
+        this.settle()?.reject(failure);
+        this.endedBy = failure;
+        this.end();
+      }, timeoutMs);
+      this.current = pending;
+      const message: ToThread = { type: 'invoke', id: pending.id, requestId, input, deadline: Date.now() + timeoutMs };
+      try {
+        this.worker.postMessage(message);
+      } catch (err) {
+        // Input that cannot be cloned: the invocation fails, the environment stays.
+        this.settle()?.reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    });
+  }
+
+  private settle(): Pending | undefined {
+    const p = this.current;
+    this.current = undefined;
+    if (p?.timer) clearTimeout(p.timer);
+    return p;
+  }
+
+  end(): Promise<number> {
+    this.alive = false;
+    clearTimeout(this.idleTimer);
+    return this.worker.terminate();
+  }
+}
+
+export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
+  const log = opts.log ?? ((m, e) => console.error(`[worker-pool] ${m}`, e ?? ''));
+  const maxConcurrency = opts.maxConcurrency ?? Math.max(1, Math.min(4, availableParallelism()));
+  const idleMs = opts.idleMs ?? 10 * 60_000;
+  const initTimeoutMs = opts.initTimeoutMs ?? 60_000;
+  const envs = new Map<string, Set<Environment>>();
+  const queues = new Map<string, (() => void)[]>();
+  let closed = false;
+
+  const envsOf = (name: string) => envs.get(name) ?? envs.set(name, new Set()).get(name)!;
+
+  function onDeath(env: Environment): void {
+    envsOf(env.name).delete(env);
+    wake(env.name);
+  }
+
+  function wake(name: string): void {
+    const next = queues.get(name)?.shift();
+    if (next) next();
+  }
+
+  /** A warm idle environment, a new one, or (at the limit) the next one freed. */
+  async function acquire(name: string, spec: PooledFunction): Promise<Environment> {
+    for (;;) {
+      if (closed) throw new Error('The worker pool is closed');
+      const set = envsOf(name);
+      const idle = [...set].find((e) => e.alive && !e.busy);
+      if (idle) {
+        clearTimeout(idle.idleTimer);
+        idle.busy = true;
+        return idle;
+      }
+      if (set.size < maxConcurrency) {
+        const env = new Environment(name, spec, { initTimeoutMs, log, onDeath });
+        env.busy = true;
+        set.add(env);
+        return env;
+      }
+      await new Promise<void>((r) => (queues.get(name) ?? queues.set(name, []).get(name)!).push(r));
+    }
+  }
+
+  function release(env: Environment): void {
+    env.busy = false;
+    if (env.alive) {
+      env.idleTimer = setTimeout(() => void env.end(), idleMs);
+      env.idleTimer.unref();
+    }
+    wake(env.name);
+  }
+
+  return {
+    async invoke(name, input) {
+      const spec = opts.functions[name];
+      if (!spec) throw new Error(`No pooled function named ${name}`);
+      const env = await acquire(name, spec);
+      try {
+        await env.ready;
+        return await env.run(input, opts.timeoutMs ?? spec.timeoutSeconds * 1000);
+      } finally {
+        release(env);
+      }
+    },
+    threads() {
+      return Object.fromEntries([...envs].map(([name, set]) => [name, [...set].filter((e) => e.alive).length]));
+    },
+    async close() {
+      closed = true;
+      for (const q of queues.values()) q.splice(0).forEach((r) => r());
+      await Promise.allSettled([...envs.values()].flatMap((set) => [...set].map((e) => e.end())));
+    },
+  };
+}

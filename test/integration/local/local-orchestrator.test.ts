@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import { ASL_PLACEHOLDER, WORKERS, type WorkerId } from '../../../step-definitions/workers';
+import {
+  loadLocalDefinition,
+  localFunctionArn,
+  readAslDocument,
+  substitute,
+  taskStates,
+} from '../../../lambdas/adapters/local/asl-definition';
+import { createLocalOrchestrator } from '../../../lambdas/adapters/local/local-orchestrator';
+import { LambdaInvocationError } from '../../../lambdas/adapters/local/lambda-errors';
+import type { PipelineInput } from '../../../lambdas/domain/ports';
+
+type Call = { worker: WorkerId; input: Record<string, unknown> };
+
+/** Fake workers: records every call; `behaviour` decides what each returns or throws. */
+function fakeWorkers(behaviour: Partial<Record<WorkerId, (input: Record<string, unknown>) => unknown>> = {}) {
+  const calls: Call[] = [];
+  const invoke = async (worker: WorkerId, input: unknown) => {
+    calls.push({ worker, input: input as Record<string, unknown> });
+    const b = behaviour[worker];
+    if (b) return b(input as Record<string, unknown>);
+    if (worker === 'ingest') return { ok: true };
+    return {};
+  };
+  return { calls, invoke };
+}
+
+const pipelineInput = (jobId = 'job_01'): PipelineInput => ({
+  jobId,
+  accountId: 'acct',
+  tasks: [
+    { taskId: 'task_a', steps: [{ stepId: 'step_a1', type: 'preflight', index: 0 }, { stepId: 'step_a2', type: 'previews', index: 1 }] },
+    { taskId: 'task_b', steps: [{ stepId: 'step_b1', type: 'validate', index: 0 }] },
+  ],
+});
+
+/** The CDK way: CloudFormation Fn::Sub replaces each `${Key}` occurrence textually. */
+function cdkLikeSubstitution(text: string): string {
+  let out = text;
+  for (const w of Object.values(WORKERS)) out = out.split(`\${${ASL_PLACEHOLDER(w)}}`).join(localFunctionArn(w.key));
+  return out;
+}
+
+describe('ASL placeholder substitution', () => {
+  it.each(['job-pipeline', 'webhook-retries'] as const)('fills every function ARN of %s exactly as CDK definitionSubstitutions would', (doc) => {
+    const text = readAslDocument(doc);
+    const ours = substitute(text, Object.fromEntries(Object.values(WORKERS).map((w) => [ASL_PLACEHOLDER(w), localFunctionArn(w.key)])));
+    expect(ours).toBe(cdkLikeSubstitution(text));
+    expect(ours).not.toContain('${');
+    expect(loadLocalDefinition(doc)).toEqual(JSON.parse(ours));
+  });
+
+  it('uses Lambda-style ARNs named after the worker key', () => {
+    expect(localFunctionArn('Ingest')).toBe('arn:aws:lambda:us-east-1:000000000000:function:proofline-local-Ingest');
+  });
+
+  it('refuses a placeholder that has no substitution, as CloudFormation does', () => {
+    expect(() => substitute('{"Resource":"${NopeFunctionArn}"}', {})).toThrow(/NopeFunctionArn/);
+  });
+
+  it('keeps ${!Literal} as the literal ${Literal}', () => {
+    expect(substitute('a ${!Name} b', {})).toBe('a ${Name} b');
+  });
+
+  it('finds every Task state of the pipeline among the WORKERS state names, invoking that worker’s ARN', () => {
+    const states = taskStates(loadLocalDefinition('job-pipeline'));
+    expect(states.map(([name]) => name).sort()).toEqual(['Autofix', 'Finalise', 'Ingest', 'IngestFailed', 'Preflight', 'Previews', 'StepFailed', 'Validate']);
+    for (const [name, resource] of states) {
+      const worker = Object.values(WORKERS).find((w) => (w.stateNames as readonly string[]).includes(name))!;
+      expect(resource).toBe(localFunctionArn(worker.key));
+    }
+  });
+});
+
+describe('the local orchestrator running the real job pipeline', () => {
+  it('ingests each task, runs its steps in order and finalises the job once', async () => {
+    const { calls, invoke } = fakeWorkers();
+    const orchestrator = createLocalOrchestrator({ invoke, log: () => {} });
+    const id = await orchestrator.startJob(pipelineInput());
+    expect(id).toBe('arn:aws:states:us-east-1:000000000000:execution:proofline-local-pipeline:job_01');
+    await orchestrator.whenDone(id);
+
+    const taskA = calls.filter((c) => c.input.taskId === 'task_a').map((c) => c.worker);
+    expect(taskA).toEqual(['ingest', 'preflight', 'previews']);
+    expect(calls.filter((c) => c.input.taskId === 'task_b').map((c) => c.worker)).toEqual(['ingest', 'validate']);
+    expect(calls.filter((c) => c.worker === 'finalise')).toEqual([{ worker: 'finalise', input: { jobId: 'job_01', accountId: 'acct' } }]);
+    expect(calls.find((c) => c.worker === 'preflight')!.input).toEqual({
+      jobId: 'job_01', accountId: 'acct', taskId: 'task_a', step: { stepId: 'step_a1', type: 'preflight', index: 0 },
+    });
+    expect(orchestrator.running()).toEqual([]);
+  });
+
+  it('records a throwing step through StepFailed with the Lambda-style error, and the task goes on', async () => {
+    const { calls, invoke } = fakeWorkers({
+      preflight: () => { throw new LambdaInvocationError({ errorType: 'Sandbox.Timedout', errorMessage: 'Task timed out after 900.00 seconds' }); },
+    });
+    const orchestrator = createLocalOrchestrator({ invoke, log: () => {} });
+    await orchestrator.whenDone(await orchestrator.startJob(pipelineInput()));
+
+    const failed = calls.filter((c) => c.worker === 'recordFailure');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]!.input).toMatchObject({
+      jobId: 'job_01', accountId: 'acct', taskId: 'task_a', step: { stepId: 'step_a1', type: 'preflight' },
+      failure: { Error: 'Sandbox.Timedout' },
+    });
+    expect(JSON.parse((failed[0]!.input.failure as { Cause: string }).Cause)).toEqual({
+      errorType: 'Sandbox.Timedout', errorMessage: 'Task timed out after 900.00 seconds',
+    });
+    expect(calls.some((c) => c.worker === 'previews' && c.input.taskId === 'task_a')).toBe(true);
+    expect(calls.filter((c) => c.worker === 'finalise')).toHaveLength(1);
+  });
+
+  it('records a failed ingest through IngestFailed and skips that task’s steps', async () => {
+    const { calls, invoke } = fakeWorkers({
+      ingest: (input) => { if (input.taskId === 'task_b') throw new Error('download failed'); return { ok: true }; },
+    });
+    const orchestrator = createLocalOrchestrator({ invoke, log: () => {} });
+    await orchestrator.whenDone(await orchestrator.startJob(pipelineInput()));
+    const failure = calls.find((c) => c.worker === 'recordFailure')!;
+    expect(failure.input).toMatchObject({ taskId: 'task_b', failure: { Error: 'Error', Cause: 'download failed' } });
+    expect(failure.input).not.toHaveProperty('step');
+    expect(calls.some((c) => c.worker === 'validate')).toBe(false);
+    expect(calls.filter((c) => c.worker === 'finalise')).toHaveLength(1);
+  });
+
+  it('still finalises when the failure recorder itself throws', async () => {
+    const { calls, invoke } = fakeWorkers({
+      preflight: () => { throw new Error('boom'); },
+      recordFailure: () => { throw new Error('table unavailable'); },
+    });
+    const orchestrator = createLocalOrchestrator({ invoke, log: () => {} });
+    await orchestrator.whenDone(await orchestrator.startJob(pipelineInput()));
+    expect(calls.filter((c) => c.worker === 'finalise')).toEqual([{ worker: 'finalise', input: { jobId: 'job_01', accountId: 'acct' } }]);
+  });
+
+  it('finalises the job as abandoned when the execution itself cannot run', async () => {
+    const { calls, invoke } = fakeWorkers();
+    const orchestrator = createLocalOrchestrator({ invoke, log: () => {}, definition: () => ({ StartAt: 'Missing', States: {} }) });
+    await orchestrator.whenDone(await orchestrator.startJob(pipelineInput()));
+    expect(calls).toEqual([{ worker: 'finalise', input: { jobId: 'job_01', accountId: 'acct', abandoned: true } }]);
+  });
+
+  it('returns the same execution when a running job is started again, and stop aborts it without finalising', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => { release = r; });
+    const { calls, invoke } = fakeWorkers({ ingest: async () => { await gate; return { ok: true }; } });
+    const orchestrator = createLocalOrchestrator({ invoke, log: () => {} });
+    const first = await orchestrator.startJob(pipelineInput());
+    expect(await orchestrator.startJob(pipelineInput())).toBe(first);
+    expect(orchestrator.running()).toEqual([first]);
+
+    await orchestrator.stop(first);
+    release();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(orchestrator.running()).toEqual([]);
+    expect(calls.filter((c) => c.worker === 'finalise')).toEqual([]);
+    expect(calls.filter((c) => c.worker === 'preflight')).toEqual([]);
+    await orchestrator.stop(first); // a finished one is not an error
+  });
+});

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { createWorkerPool, type WorkerPool } from '../../../local/worker-pool';
+import { LambdaInvocationError } from '../../../lambdas/adapters/local/lambda-errors';
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+
+async function failureOf(p: Promise<unknown>): Promise<LambdaInvocationError> {
+  const err = await p.then(() => { throw new Error('expected the invocation to fail'); }, (e: unknown) => e);
+  expect(err).toBeInstanceOf(LambdaInvocationError);
+  return err as LambdaInvocationError;
+}
+
+describe('the worker pool', () => {
+  let pool: WorkerPool;
+
+  beforeAll(() => {
+    process.env.PROOFLINE_TEST_MARKER = 'set-before-start';
+    pool = createWorkerPool({
+      functions: {
+        Test: { entry: fixture('test-worker.ts'), memoryMb: 256, timeoutSeconds: 900 },
+        Small: { entry: fixture('test-worker.ts'), memoryMb: 64, timeoutSeconds: 900 },
+        Broken: { entry: fixture('broken-worker.ts'), memoryMb: 256, timeoutSeconds: 900 },
+      },
+      timeoutMs: 1500,
+      maxConcurrency: 2,
+      log: () => {},
+    });
+  });
+  afterAll(async () => {
+    await pool.close();
+    delete process.env.PROOFLINE_TEST_MARKER;
+  });
+
+  it('runs a TypeScript worker module in a thread that sees the runtime’s environment, the polyfills and a Lambda context', async () => {
+    const out = (await pool.invoke('Test', { mode: 'echo', n: 1 })) as Record<string, unknown>;
+    expect(out).toMatchObject({
+      input: { mode: 'echo', n: 1 },
+      env: 'set-before-start',
+      functionName: 'proofline-local-Test',
+      hasWithResolvers: true,
+    });
+    expect(out.remainingMs).toBeGreaterThan(0);
+    expect(out.remainingMs).toBeLessThanOrEqual(1500);
+  });
+
+  it('keeps a thread warm between invocations, as Lambda reuses an environment', async () => {
+    const a = (await pool.invoke('Test', { mode: 'echo' })) as { invocations: number };
+    const b = (await pool.invoke('Test', { mode: 'echo' })) as { invocations: number };
+    expect(b.invocations).toBe(a.invocations + 1);
+  });
+
+  it('reports an error the handler throws with its name as the Lambda errorType, and the thread survives', async () => {
+    const err = await failureOf(pool.invoke('Test', { mode: 'throw' }));
+    expect(err.name).toBe('UnprocessableFileError');
+    expect(JSON.parse(err.message)).toMatchObject({ errorType: 'UnprocessableFileError', errorMessage: 'the file is unreadable' });
+    expect(await pool.invoke('Test', { mode: 'echo' })).toMatchObject({ env: 'set-before-start' });
+  });
+
+  it('ends an invocation past its timeout with Sandbox.Timedout and discards that thread', async () => {
+    const before = pool.threads().Test ?? 0;
+    const started = Date.now();
+    const err = await failureOf(pool.invoke('Test', { mode: 'sleep', ms: 20_000 }));
+    expect(err.name).toBe('Sandbox.Timedout');
+    expect(JSON.parse(err.message).errorMessage).toMatch(/Task timed out after 1\.50 seconds/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pool.threads().Test ?? 0).toBeLessThan(before + 1);
+    expect(await pool.invoke('Test', { mode: 'echo' })).toMatchObject({ invocations: 1 });
+  });
+
+  it('turns a worker that exits into Runtime.ExitError without harming the server', async () => {
+    const err = await failureOf(pool.invoke('Test', { mode: 'exit' }));
+    expect(err.name).toBe('Runtime.ExitError');
+    expect(JSON.parse(err.message).errorMessage).toMatch(/Runtime exited with error: exit status 3/);
+    expect(await pool.invoke('Test', { mode: 'echo' })).toMatchObject({ invocations: 1 });
+  });
+
+  it('turns an uncaught exception in the thread into Runtime.ExitError', async () => {
+    const err = await failureOf(pool.invoke('Test', { mode: 'uncaught' }));
+    expect(err.name).toBe('Runtime.ExitError');
+  });
+
+  it('turns running out of the function’s memory into Runtime.OutOfMemory', async () => {
+    const err = await failureOf(pool.invoke('Small', { mode: 'oom' }));
+    expect(err.name).toBe('Runtime.OutOfMemory');
+  });
+
+  it('fails every invocation of a module that cannot load with Runtime.ImportModuleError', async () => {
+    const err = await failureOf(pool.invoke('Broken', {}));
+    expect(err.name).toBe('Runtime.ImportModuleError');
+    expect(JSON.parse(err.message).errorMessage).toBe('cannot load the profiles');
+  });
+
+  it('queues invocations beyond its concurrency instead of failing them', async () => {
+    const results = await Promise.all([1, 2, 3, 4].map((i) => pool.invoke('Test', { mode: 'sleep', ms: 200 + i })));
+    expect(results).toEqual([{ slept: 201 }, { slept: 202 }, { slept: 203 }, { slept: 204 }]);
+    expect(pool.threads().Test).toBeLessThanOrEqual(2);
+  });
+});

@@ -22,7 +22,9 @@ export const ERROR_CODES = {
   unsupported_media_type: { status: 415, title: 'The body must be JSON (Content-Type: application/json).' },
   rate_limited: { status: 429, title: 'Too many requests; retry after the time in Retry-After.' },
   internal_error: { status: 500, title: 'Something went wrong on our side.' },
+  bad_gateway: { status: 502, title: 'The service failed to answer the request.' },
   service_unavailable: { status: 503, title: 'The service is temporarily unavailable.' },
+  gateway_timeout: { status: 504, title: 'The service did not answer in time; the request may still have taken effect.' },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

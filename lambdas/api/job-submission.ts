@@ -1,0 +1,35 @@
+/**
+ * What every job-creating handler does once its body is parsed into a
+ * JobRequest (API.md §3): check the URLs against the network policy, create the
+ * job, then answer according to the mode —
+ * - async: 201 `{ job }` (with `pending: true` on /jobs/validate's async flag);
+ * - sync: wait up to SYNC_WAIT_MS; 200 `{ job }` when terminal, else
+ *   202 `{ job, pending: true }` (the job goes on; the webhook fires either way).
+ */
+import { createJob } from '../domain/use-cases/create-job';
+import { awaitTerminalJob } from '../domain/use-cases/await-job';
+import type { JobRequest } from '../domain/use-cases/job-request';
+import { presentJob } from '../domain/present/job';
+import { services } from '../platform/services';
+import { callerOf, json, type ApiEvent, type ApiResult } from './middleware/http';
+import { assertRequestUrlsAllowed } from './url-rules';
+
+export type SubmissionMode = { sync: true } | { sync: false; markPending: boolean };
+
+export async function submitJob(event: ApiEvent, request: JobRequest, mode: SubmissionMode): Promise<ApiResult> {
+  const svc = services();
+  const caller = callerOf(event);
+  assertRequestUrlsAllowed(request, svc.config.networkMode);
+  const created = await createJob(svc, caller, request);
+  const presentDeps = { blobs: svc.blobs, expiresIn: svc.config.downloadUrlExpiresSeconds };
+
+  if (!mode.sync) {
+    const job = await presentJob(created, presentDeps);
+    return json(201, mode.markPending ? { job, pending: true } : { job });
+  }
+
+  const waited = await awaitTerminalJob({ jobs: svc.jobs }, caller.accountId, created.job.id, svc.config.syncWaitMs);
+  // Deleted while we waited (DELETE from another request): show it as created.
+  const job = await presentJob(waited.graph ?? created, presentDeps);
+  return waited.terminal ? json(200, { job }) : json(202, { job, pending: true });
+}

@@ -1,0 +1,36 @@
+/**
+ * The middleware every handler uses, in the one order that works:
+ *
+ *   request-id → caller → json-body → idempotency → (handler) → http-errors
+ *
+ * middy runs `before` in this order and `after`/`onError` in reverse, so errors
+ * become responses first (http-errors), idempotency then keeps or releases its
+ * claim seeing the final status, and the request id is stamped last on whatever
+ * goes out. Handlers: `middy(core).use(apiMiddleware({ ... }))`; the public
+ * routes use publicMiddleware (request id and errors only).
+ */
+import type { MiddlewareObj } from '@middy/core';
+import { services } from '../../platform/services';
+import { caller } from './caller';
+import type { ApiEvent, ApiResult } from './http';
+import { httpErrors } from './http-errors';
+import { idempotency } from './idempotency';
+import { jsonBody } from './json-body';
+import { requestId } from './request-id';
+
+export interface RouteMiddlewareOptions {
+  /** The route needs a key: every route but health and openapi, which use publicMiddleware. */
+  auth: true;
+  /** POST routes: JSON body and Idempotency-Key. */
+  post?: boolean;
+}
+
+export function apiMiddleware(options: RouteMiddlewareOptions): MiddlewareObj<ApiEvent, ApiResult>[] {
+  const stack: MiddlewareObj<ApiEvent, ApiResult>[] = [requestId(), caller()];
+  if (options.post) {
+    stack.push(jsonBody({ maxBodyBytes: () => services().config.maxBodyBytes }));
+    stack.push(idempotency(() => services().idempotency));
+  }
+  stack.push(httpErrors());
+  return stack;
+}

@@ -1,0 +1,198 @@
+/**
+ * One OpenAPI operation per route of ROUTES (lambdas/api/routes.ts): what it
+ * takes, what it answers, and which errors it can produce. The document
+ * builder refuses a route without an entry here, so a new route cannot ship
+ * undocumented.
+ */
+type Json = Record<string, unknown>;
+
+export interface OperationSpec {
+  operationId: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  /** Component schema id of the JSON body. */
+  requestBody?: string;
+  parameters?: Json[];
+  /** Success responses: status → [description, component schema id(s) (several: oneOf), or null for any object]. */
+  success: Record<number, [string, string | string[] | null]>;
+  /** Error statuses this operation can answer, besides those every route can (see document.ts). */
+  errors: number[];
+}
+
+const SYNC_MODES = `
+**Modes.** Async: 201 \`{ job }\` at once; follow the job with GET /jobs/{id} or the webhook.
+Sync (\`"sync": true\`): the request waits up to 27 s; 200 \`{ job }\` when the job finished in time (with
+\`summary\` and \`results\`), else 202 \`{ job, pending: true }\` — the job goes on. The webhook fires in
+either mode.`;
+
+const LOCATOR = `Each source names its file with exactly one of \`url\` (https; optional \`headers\` sent with the
+download), \`file\` (base64 content; for large files use POST /uploads) or \`fileRef\` (an upload of this account
+whose file has arrived; else 400 \`source_not_uploaded\`).`;
+
+const jobCreatingSuccess = (syncDefault: boolean): OperationSpec['success'] =>
+  syncDefault
+    ? {
+        200: ['Sync (default): the job finished within the wait.', 'JobEnvelope'],
+        201: ['Async (`"async": true`): the job was created and runs on.', 'PendingJobEnvelope'],
+        202: ['Sync: the job did not finish within the wait; it goes on.', 'PendingJobEnvelope'],
+      }
+    : {
+        200: ['Sync (`"sync": true`): the job finished within the wait.', 'JobEnvelope'],
+        201: ['Async (default): the job was created and runs on.', 'JobEnvelope'],
+        202: ['Sync: the job did not finish within the wait; it goes on.', 'PendingJobEnvelope'],
+      };
+
+const jobCreatingErrors = [400, 409, 413, 415, 503];
+
+export const jobIdParameter: Json = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'A job id (`job_<ulid>`). Another account\'s job, or no such job: 404.',
+  schema: { type: 'string', pattern: '^job_[0-9a-hjkmnp-tv-z]{26}$' },
+};
+
+const query = (name: string, description: string, schema: Json): Json => ({ name, in: 'query', required: false, description, schema });
+
+export const OPERATIONS: Record<string, OperationSpec> = {
+  'GET /health': {
+    operationId: 'getHealth',
+    summary: 'Health check',
+    description: 'Public. 200 once the service answers requests.',
+    tags: ['Service'],
+    success: { 200: ['The service is up.', 'Health'] },
+    errors: [],
+  },
+  'GET /openapi.json': {
+    operationId: 'getOpenApi',
+    summary: 'This document',
+    description: 'Public. The OpenAPI 3.1 document of this API.',
+    tags: ['Service'],
+    success: { 200: ['The OpenAPI document.', null] },
+    errors: [],
+  },
+  'POST /jobs': {
+    operationId: 'createJob',
+    summary: 'Create a job',
+    description: `A job of 1 to 50 sources, each with its own ordered steps (preflight, autofix, repreflight, validate,
+previews). ${LOCATOR}\n${SYNC_MODES}`,
+    tags: ['Jobs'],
+    requestBody: 'CreateJobRequest',
+    success: jobCreatingSuccess(false),
+    errors: jobCreatingErrors,
+  },
+  'POST /jobs/preflight': {
+    operationId: 'createPreflightJob',
+    summary: 'Preflight files',
+    description: `Steps \`[preflight]\` for each source; without \`profileId\` the \`default\` profile applies. ${LOCATOR}\n${SYNC_MODES}`,
+    tags: ['Jobs'],
+    requestBody: 'PreflightJobRequest',
+    success: jobCreatingSuccess(false),
+    errors: jobCreatingErrors,
+  },
+  'POST /jobs/fix': {
+    operationId: 'createFixJob',
+    summary: 'Preflight and fix files',
+    description: `Steps \`[preflight, autofix, repreflight?]\` for each source: autofix applies \`items\` (default: every fix the
+profile recommends); \`"repreflight": true\` checks the fixed file again. ${LOCATOR}\n${SYNC_MODES}`,
+    tags: ['Jobs'],
+    requestBody: 'FixJobRequest',
+    success: jobCreatingSuccess(false),
+    errors: jobCreatingErrors,
+  },
+  'POST /jobs/validate': {
+    operationId: 'createValidateJob',
+    summary: 'Validate PDF/A or PDF/UA conformance',
+    description: `Steps \`[validate]\` for each source with its required \`profile\` (a code or an array of codes). ${LOCATOR}
+
+**Modes.** Sync by default: waits up to 27 s; 200 \`{ job }\` when finished, else 202 \`{ job, pending: true }\`.
+\`"async": true\` answers 201 \`{ job, pending: true }\` at once. The webhook fires in either mode.`,
+    tags: ['Jobs'],
+    requestBody: 'ValidateJobRequest',
+    success: jobCreatingSuccess(true),
+    errors: jobCreatingErrors,
+  },
+  'POST /jobs/previews': {
+    operationId: 'createPreviewsJob',
+    summary: 'Render page previews',
+    description: `Steps \`[previews]\` for each source with its optional \`params\` (format, dpi or width/height, pages,
+quality, background, thumbnail). ${LOCATOR}\n${SYNC_MODES}`,
+    tags: ['Jobs'],
+    requestBody: 'PreviewsJobRequest',
+    success: jobCreatingSuccess(false),
+    errors: jobCreatingErrors,
+  },
+  'GET /jobs': {
+    operationId: 'listJobs',
+    summary: 'List jobs',
+    description: 'The jobs of the caller\'s account, newest first, one page at a time. Unknown query parameters are ignored.',
+    tags: ['Jobs'],
+    parameters: [
+      query('limit', 'Page size, 1 to 100 (default 20).', { type: 'integer', minimum: 1, maximum: 100, default: 20 }),
+      query('nextKey', 'The `nextKey` of the previous page.', { type: 'string' }),
+      query('preview', 'Lean entries: tasks without steps, no summary or results.', { type: 'boolean', default: false }),
+      query('status', 'Only jobs with this status.', { type: 'string', enum: ['pending', 'running', 'done', 'skipped', 'error'] }),
+      query('outcome', 'Only jobs with this outcome.', {
+        type: 'string',
+        enum: ['pass', 'warn', 'fail', 'fixed', 'unchanged', 'na', 'mixed'],
+      }),
+      query('channel', 'Only jobs of this channel.', { type: 'string', enum: ['api', 'store', 'admin'] }),
+      query('orderId', 'Only jobs with this orderId.', { type: 'string', maxLength: 128 }),
+      query('customerId', 'Only jobs with this customerId.', { type: 'string', maxLength: 128 }),
+      query('createdAfter', 'Only jobs created at or after this time (ISO 8601).', { type: 'string', format: 'date-time' }),
+      query('createdBefore', 'Only jobs created at or before this time (ISO 8601).', { type: 'string', format: 'date-time' }),
+    ],
+    success: { 200: ['One page of jobs.', 'JobList'] },
+    errors: [400],
+  },
+  'GET /jobs/{id}': {
+    operationId: 'getJob',
+    summary: 'Get a job',
+    description: `The job with presigned \`downloadUrl\`s (valid 1 hour, \`expiresIn: 3600\`); terminal jobs also carry
+\`summary\` and \`results\`. With \`expand=runs\`: the runs view, without the \`job\` wrapper.`,
+    tags: ['Jobs'],
+    parameters: [jobIdParameter, query('expand', '`runs`: a flat view of the job\'s files per task.', { type: 'string', enum: ['runs'] })],
+    success: { 200: ['The job (`{ job }`), or with `expand=runs` the runs view.', ['JobEnvelope', 'JobRuns']] },
+    errors: [400, 404],
+  },
+  'DELETE /jobs/{id}': {
+    operationId: 'deleteJob',
+    summary: 'Delete a job',
+    description: 'Deletes the job, its tasks and every stored file of it (sources, outputs, reports). A running job is stopped first.',
+    tags: ['Jobs'],
+    parameters: [jobIdParameter],
+    success: { 200: ['The job was deleted.', 'DeletedJob'] },
+    errors: [404],
+  },
+  'POST /jobs/{id}/review': {
+    operationId: 'reviewJob',
+    summary: 'Review a job under manual review',
+    description: `Admin keys only. For a finished job whose \`policy.onFail\` is \`manual_review\`: records
+\`review: { decision, note, at, keyId }\` once and recomputes \`canProceed\`.`,
+    tags: ['Jobs'],
+    parameters: [jobIdParameter],
+    requestBody: 'ReviewRequest',
+    success: { 200: ['The reviewed job.', 'JobEnvelope'] },
+    errors: [400, 403, 404, 409, 415],
+  },
+  'POST /uploads': {
+    operationId: 'createUpload',
+    summary: 'Upload a file',
+    description: `Reserves an upload: send a multipart/form-data POST to \`upload.url\` with every entry of \`fields\` first and
+the file last, in a part named \`file\`. Storage refuses a file larger than \`sizeBytes\`. Then use \`fileRef\` as a
+source — only in this account, and only once the file is there.`,
+    tags: ['Uploads'],
+    requestBody: 'CreateUploadRequest',
+    success: { 200: ['Where and how to upload.', 'Upload'] },
+    errors: [400, 409, 415],
+  },
+  'GET /profiles': {
+    operationId: 'listProfiles',
+    summary: 'List profiles, validate codes, fixes and step types',
+    description: 'The preflight profiles (with their checks and recommended fixes), the validate profile codes, the fixes autofix can apply, and the step types with the file types they accept.',
+    tags: ['Profiles'],
+    success: { 200: ['What a job can ask for.', 'Profiles'] },
+    errors: [],
+  },
+};

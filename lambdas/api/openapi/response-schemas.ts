@@ -1,0 +1,271 @@
+/**
+ * The response bodies of the API (API.md §3, §4), in zod, for the OpenAPI
+ * document (and for tests, which check the presenter's output against them so
+ * the document cannot drift from what the API returns). Objects are open
+ * (`z.looseObject`): clients must tolerate fields added later.
+ */
+import { z } from 'zod';
+import { ERROR_CODES } from '../../domain/errors';
+import { CHANNELS, FILE_TYPES, ON_FAIL_POLICIES, OUTCOMES, STATUSES, STEP_TYPES } from '../../domain/model';
+
+const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds.', examples: ['2026-07-29T10:15:02.000Z'] });
+const status = z.enum(STATUSES);
+const outcome = z.enum(OUTCOMES).nullable().meta({ description: 'null until terminal; see API.md §2.' });
+
+export const artifactResponse = z.looseObject({
+  kind: z.enum(['file', 'report', 'image']),
+  role: z.enum(['source', 'fixed', 'preflight-report', 'validation-report', 'preview', 'proof', 'thumbnail']),
+  bucket: z.string(),
+  key: z.string(),
+  mimeType: z.string(),
+  sizeBytes: z.number().int(),
+  fileName: z.string(),
+  page: z.number().int().optional().meta({ description: 'Page number (1-based) of page images.' }),
+  width: z.number().int().optional().meta({ description: 'Pixel width of images.' }),
+  height: z.number().int().optional().meta({ description: 'Pixel height of images.' }),
+  downloadUrl: z.string().meta({ description: 'Presigned GET, valid for expiresIn seconds.' }),
+  expiresIn: z.number().int().meta({ description: 'Seconds (3600).' }),
+});
+
+export const auditEntryResponse = z.looseObject({
+  at: timestamp,
+  event: z.string().meta({ description: 'source.received, source.fetched, type.detected, step.started, step.finished, step.skipped, step.failed, step.retried, task.failed, task.finished …' }),
+  stepId: z.string().optional(),
+  message: z.string(),
+});
+
+export const stepResponse = z.looseObject({
+  id: z.string(),
+  type: z.enum(STEP_TYPES),
+  status,
+  outcome,
+  reason: z.string().nullable().meta({ description: 'Why the step was skipped or failed.' }),
+  params: z.record(z.string(), z.unknown()).meta({ description: 'As submitted.' }),
+  runtimeParams: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .meta({ description: 'What was actually applied after defaults and context.' }),
+  started: timestamp.nullable(),
+  ended: timestamp.nullable(),
+  duration: z.number().nullable().meta({ description: 'Milliseconds.' }),
+  outputs: z.array(artifactResponse),
+});
+
+export const taskResponse = z.looseObject({
+  id: z.string(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  status,
+  outcome,
+  fileType: z.enum(FILE_TYPES).nullable().meta({ description: 'Detected from the bytes once ingested.' }),
+  mimeType: z.string().nullable(),
+  source: z.string().meta({ description: 'The URL, or the file name.' }),
+  name: z.string().nullable(),
+  fileRef: z.string().nullable(),
+  clientRef: z.string().nullable(),
+  jobId: z.string(),
+  originalArtifact: artifactResponse.nullable(),
+  outputArtifacts: z.array(artifactResponse).meta({ description: "Its steps' outputs, in step order." }),
+  steps: z.array(stepResponse).optional().meta({ description: 'Absent in the lean entries of GET /jobs?preview=true.' }),
+  audit: z.array(auditEntryResponse),
+  reason: z.string().optional().meta({ description: 'Why the task is in error (only then).' }),
+});
+
+const policy = z.looseObject({ onFail: z.enum(ON_FAIL_POLICIES) });
+
+export const jobSummaryResponse = z.looseObject({
+  id: z.string(),
+  status,
+  outcome,
+  canProceed: z.boolean().nullable(),
+  ruleId: z.string().nullable(),
+  channel: z.enum(CHANNELS),
+  customerId: z.string().nullable(),
+  orderId: z.string().nullable(),
+  policy,
+  metaData: z.record(z.string(), z.unknown()).nullable(),
+  taskIds: z.array(z.string()),
+  created: z.number().meta({ description: 'Epoch milliseconds.' }),
+  finalized: z.number().nullable().meta({ description: 'Epoch milliseconds at which the job became terminal.' }),
+});
+
+const count = z.looseObject({ passed: z.number().int(), failed: z.number().int() });
+
+export const jobResultsResponse = z
+  .looseObject({
+    preflight: z
+      .array(
+        z.looseObject({
+          taskId: z.string(),
+          stepId: z.string(),
+          stepType: z.enum(['preflight', 'repreflight']),
+          status,
+          outcome,
+          report: z.record(z.string(), z.unknown()).nullable().meta({ description: 'The preflight report; null when the step failed.' }),
+        }),
+      )
+      .optional(),
+    validate: z
+      .array(
+        z.looseObject({
+          taskId: z.string(),
+          status,
+          outcome,
+          compliant: z.boolean(),
+          profiles: z.array(
+            z.looseObject({
+              requested: z.string(),
+              matched: z.string().nullable(),
+              profileName: z.string().nullable(),
+              compliant: z.boolean(),
+              checks: count,
+              rules: count,
+              failures: z.array(z.record(z.string(), z.unknown())),
+            }),
+          ),
+        }),
+      )
+      .optional(),
+    autofix: z
+      .array(
+        z.looseObject({
+          taskId: z.string(),
+          applied: z.array(z.looseObject({ fixId: z.string(), count: z.number().int(), pages: z.array(z.number().int()) })),
+          skipped: z.array(z.looseObject({ fixId: z.string(), reason: z.string() })),
+        }),
+      )
+      .optional(),
+    previews: z.array(z.looseObject({ taskId: z.string(), pages: z.number().int() })).optional(),
+  })
+  .meta({ description: 'Keys only for step types that ran; one entry per step, in step order.' });
+
+export const jobResponse = z.looseObject({
+  id: z.string(),
+  createdAt: timestamp,
+  modifiedAt: timestamp,
+  status,
+  outcome,
+  canProceed: z.boolean().nullable().meta({ description: 'The fulfilment gate (API.md §2); null until terminal.' }),
+  ruleId: z.string().nullable(),
+  workflowId: z.string().nullable().meta({ description: 'The orchestration run that processes the job.' }),
+  channel: z.enum(CHANNELS),
+  metaData: z.record(z.string(), z.unknown()).nullable(),
+  tasks: z.array(taskResponse),
+  orderId: z.string().nullable(),
+  customerId: z.string().nullable(),
+  customerEmail: z.string().nullable(),
+  policy,
+  deliverables: z.array(artifactResponse).meta({ description: 'The final file of each finished task.' }),
+  context: z.record(z.string(), z.unknown()).optional().meta({ description: 'The order context, when one was given.' }),
+  webhook: z
+    .looseObject({
+      url: z.string(),
+      deliveries: z.array(
+        z.looseObject({
+          attempt: z.number().int(),
+          at: timestamp,
+          statusCode: z.number().int().nullable(),
+          durationMs: z.number(),
+          error: z.string().nullable(),
+        }),
+      ),
+    })
+    .optional()
+    .meta({ description: 'Present when the job has a webhook; its headers are never shown.' }),
+  review: z
+    .looseObject({ decision: z.enum(['approve', 'reject']), note: z.string().nullable(), at: timestamp, keyId: z.string() })
+    .optional(),
+  summary: jobSummaryResponse.optional().meta({ description: 'Terminal jobs only.' }),
+  results: jobResultsResponse.optional().meta({ description: 'Terminal jobs only.' }),
+});
+
+export const jobEnvelope = z.looseObject({ job: jobResponse });
+export const pendingJobEnvelope = z.looseObject({ job: jobResponse, pending: z.literal(true) });
+
+export const jobRunsResponse = z.looseObject({
+  id: z.string(),
+  status,
+  outcome,
+  canProceed: z.boolean().nullable(),
+  runs: z.array(
+    z.looseObject({
+      id: z.string().meta({ description: 'The task id.' }),
+      name: z.string(),
+      status,
+      outcome,
+      hasOutput: z.boolean().meta({ description: "Whether the task's steps produced any file." }),
+      proofs: z.array(z.looseObject({ url: z.string(), page: z.number().int().nullable() })).meta({
+        description: 'Preview images in page order, or the proof images of preflight when no previews were made.',
+      }),
+      downloadUrl: z.string().nullable().meta({ description: 'The final file: fixed by autofix, else the original.' }),
+      reportUrl: z.string().nullable().meta({ description: 'The report of the last check step that finished.' }),
+    }),
+  ),
+});
+
+export const jobListResponse = z.looseObject({
+  jobs: z.array(jobResponse),
+  nextKey: z.string().nullable().meta({ description: 'Pass as `nextKey` for the next page; null on the last page.' }),
+});
+
+export const deleteJobResponse = z.looseObject({ id: z.string(), taskIds: z.array(z.string()) });
+
+export const uploadResponse = z.looseObject({
+  fileRef: z.string().meta({ description: 'Use as a source\'s `fileRef` once the file is uploaded.' }),
+  upload: z.looseObject({
+    url: z.string(),
+    fields: z.record(z.string(), z.string()).meta({ description: 'Send every field first, then the file in a part named `file`.' }),
+    method: z.literal('POST'),
+  }),
+  maxBytes: z.number().int(),
+  expiresIn: z.number().int().meta({ description: 'Seconds the upload form stays valid.' }),
+});
+
+export const profilesResponse = z.looseObject({
+  profiles: z.array(
+    z.looseObject({
+      id: z.string(),
+      name: z.string(),
+      description: z.string(),
+      checks: z.array(
+        z.looseObject({
+          id: z.string(),
+          severity: z.enum(['error', 'warn', 'info', 'off']),
+          description: z.string(),
+          thresholds: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).optional(),
+        }),
+      ),
+      defaultFixes: z.array(z.string()),
+    }),
+  ),
+  validateProfiles: z.array(
+    z.looseObject({
+      code: z.string(),
+      name: z.string(),
+      description: z.string(),
+      standard: z.string(),
+      coverage: z.enum(['partial', 'complete']),
+    }),
+  ),
+  fixes: z.array(z.looseObject({ id: z.string(), name: z.string(), description: z.string(), resolves: z.array(z.string()) })),
+  steps: z.array(
+    z.looseObject({
+      type: z.enum(STEP_TYPES),
+      accepts: z.array(z.enum(FILE_TYPES)),
+      description: z.string(),
+      defaults: z.record(z.string(), z.unknown()),
+    }),
+  ),
+});
+
+export const healthResponse = z.looseObject({ status: z.literal('ok') });
+
+const errorCodes = Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]];
+
+export const errorResponseSchema = z.looseObject({
+  error: z.literal(true),
+  code: z.enum(errorCodes).meta({ description: 'Stable, for programs; see the table in the description of this API.' }),
+  message: z.string().meta({ description: 'For people.' }),
+  param: z.string().optional().meta({ description: 'The field at fault, e.g. `sources[0].url`.' }),
+  requestId: z.string().meta({ description: 'Also in the `x-request-id` header.' }),
+});

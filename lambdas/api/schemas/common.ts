@@ -1,0 +1,68 @@
+/**
+ * Request fields every job-creating endpoint shares (API.md §3): HTTP headers,
+ * URLs, the webhook, metaData, the list of sources. Bodies are closed
+ * (`z.strictObject`): an unknown field is a 400 naming it. Whether a URL may be
+ * fetched in this network mode is decided after parsing (api/url-rules.ts),
+ * because it depends on the runtime configuration.
+ */
+import { z } from 'zod';
+import type { WebhookTarget } from '../../domain/model';
+
+/** RFC 9110 token: what a header name may contain. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** No CR, LF or NUL: a header value must not smuggle another header. */
+const HEADER_VALUE = /^[^\r\n\0]*$/;
+const MAX_HEADERS = 32;
+
+export const httpHeaders = z
+  .record(
+    z.string().regex(HEADER_NAME, 'must be a valid HTTP header name'),
+    z.string().max(8192).regex(HEADER_VALUE, 'must not contain line breaks'),
+  )
+  .refine((h) => Object.keys(h).length <= MAX_HEADERS, `at most ${MAX_HEADERS} headers`)
+  .meta({ description: 'HTTP headers to send with the request (e.g. Authorization).' });
+
+export const absoluteUrl = z.string().min(1).max(4096);
+
+export const MAX_SOURCES = 50;
+
+export const webhook = z
+  .union(
+    [
+      absoluteUrl,
+      z.strictObject({
+        url: absoluteUrl,
+        headers: httpHeaders.optional(),
+      }),
+    ],
+    { error: (issue) => (issue.input === undefined ? 'is required' : 'must be a URL string or { url, headers? }') },
+  )
+  .meta({ description: 'Called when the job is terminal (https; Standard Webhooks signature).' });
+
+export const METADATA_MAX_BYTES = 16 * 1024;
+
+export const metaData = z
+  .record(z.string(), z.unknown())
+  .refine(
+    (v) => Buffer.byteLength(JSON.stringify(v), 'utf8') <= METADATA_MAX_BYTES,
+    `must be at most ${METADATA_MAX_BYTES} bytes as JSON`,
+  )
+  .meta({ description: 'Any JSON object (at most 16 KB serialised), stored and echoed.' });
+
+export const sync = z.boolean().meta({ description: 'Wait up to 27 s for the job to finish (200 when it did, else 202).' });
+
+/** Fields of every job-creating body. */
+export const commonJobFields = {
+  webhook: webhook.nullish(),
+  metaData: metaData.nullish(),
+};
+
+export const sourcesOf = <T extends z.ZodType>(source: T) =>
+  z.array(source).min(1).max(MAX_SOURCES).meta({ description: `The files, 1 to ${MAX_SOURCES}; one task each.` });
+
+/** The webhook as the domain keeps it: a bare URL string becomes `{ url }`. */
+export function webhookTargetOf(value: z.infer<typeof webhook> | null | undefined): WebhookTarget | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return { url: value };
+  return value.headers ? { url: value.url, headers: value.headers } : { url: value.url };
+}

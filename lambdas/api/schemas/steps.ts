@@ -1,0 +1,62 @@
+/**
+ * A source's `steps` on POST /jobs (API.md §3, §5): 1 to 16 `{ type, params? }`.
+ * One closed object per step type, whose `params` are that type's schema in the
+ * step catalogue, so an unknown type is a 400 listing the known ones and a bad
+ * parameter is a 400 at `…steps[i].params.<field>`. A preflight profile must be
+ * one the engine has (GET /profiles lists them).
+ */
+import { z } from 'zod';
+import { STEP_TYPES, type StepType } from '../../domain/model';
+import { STEP_CATALOGUE } from '../../../step-definitions/catalogue';
+import { FIXES, findPreflightProfile } from '../../engine/catalog';
+
+export const MAX_STEPS = 16;
+
+/** Refinement for params that name a preflight profile. */
+export function checkProfileId(profileId: unknown, ctx: z.RefinementCtx, path: PropertyKey[]): void {
+  if (typeof profileId === 'string' && !findPreflightProfile(profileId)) {
+    ctx.addIssue({ code: 'custom', message: `unknown preflight profile "${profileId}"; GET /profiles lists them`, path });
+  }
+}
+
+function stepOf<T extends StepType>(type: T) {
+  const spec = STEP_CATALOGUE[type];
+  return z
+    .strictObject({
+      type: z.literal(type),
+      params: spec.params.nullish(),
+    })
+    .meta({ description: spec.description });
+}
+
+/** One closed object per step type (the OpenAPI document names each). */
+export const stepVariants = STEP_TYPES.map((type) => stepOf(type)) as unknown as [
+  ReturnType<typeof stepOf<'preflight'>>,
+  ...ReturnType<typeof stepOf<StepType>>[],
+];
+
+/** Refinement for fix ids (`autofix` items). */
+export function checkFixIds(items: unknown, ctx: z.RefinementCtx, path: PropertyKey[]): void {
+  if (!Array.isArray(items)) return;
+  items.forEach((item, i) => {
+    if (typeof item === 'string' && !FIXES.some((fix) => fix.id === item)) {
+      ctx.addIssue({ code: 'custom', message: `unknown fix "${item}"; GET /profiles lists them`, path: [...path, i] });
+    }
+  });
+}
+
+export const stepRequest = z.discriminatedUnion('type', stepVariants).superRefine((step, ctx) => {
+  const params = (step.params ?? {}) as Record<string, unknown>;
+  if (step.type === 'preflight' || step.type === 'repreflight' || step.type === 'autofix') {
+    checkProfileId(params.profileId, ctx, ['params', 'profileId']);
+  }
+  if (step.type === 'autofix') checkFixIds(params.items, ctx, ['params', 'items']);
+});
+
+export const stepsRequest = z
+  .array(stepRequest)
+  .min(1)
+  .max(MAX_STEPS)
+  .meta({ description: `The steps to run on the file, in order (1 to ${MAX_STEPS}).` });
+
+export type StepInput = z.infer<typeof stepRequest>;

@@ -1,0 +1,58 @@
+/**
+ * Stored artifacts as the contract shows them (API.md §4): the stored facts
+ * plus a presigned `downloadUrl` valid for `expiresIn` seconds, which downloads
+ * under the artifact's own file name. The webhook payload uses the plain form,
+ * without URLs.
+ */
+import type { StoredArtifact } from '../model';
+import type { BlobStore } from '../ports';
+
+/** What presenting needs: the blob store to presign with and the URL lifetime (contract: 3600 s). */
+export interface PresentDeps {
+  blobs: BlobStore;
+  expiresIn: number;
+}
+
+export interface PlainArtifact {
+  kind: StoredArtifact['kind'];
+  role: StoredArtifact['role'];
+  bucket: string;
+  key: string;
+  mimeType: string;
+  sizeBytes: number;
+  fileName: string;
+  page?: number;
+  width?: number;
+  height?: number;
+}
+
+export interface PresentedArtifact extends PlainArtifact {
+  downloadUrl: string;
+  expiresIn: number;
+}
+
+/** The artifact's fields in the contract's order, without URLs; optional ones only when known. */
+export function plainArtifact(a: StoredArtifact): PlainArtifact {
+  const out: PlainArtifact = {
+    kind: a.kind,
+    role: a.role,
+    bucket: a.bucket,
+    key: a.key,
+    mimeType: a.mimeType,
+    sizeBytes: a.sizeBytes,
+    fileName: a.fileName,
+  };
+  if (a.page !== undefined && a.page !== null) out.page = a.page;
+  if (a.width !== undefined && a.width !== null) out.width = a.width;
+  if (a.height !== undefined && a.height !== null) out.height = a.height;
+  return out;
+}
+
+export async function presentArtifact(a: StoredArtifact, deps: PresentDeps): Promise<PresentedArtifact> {
+  const downloadUrl = await deps.blobs.presignGet(a.key, deps.expiresIn, a.fileName);
+  return { ...plainArtifact(a), downloadUrl, expiresIn: deps.expiresIn };
+}
+
+export async function presentArtifacts(list: StoredArtifact[], deps: PresentDeps): Promise<PresentedArtifact[]> {
+  return Promise.all(list.map((a) => presentArtifact(a, deps)));
+}

@@ -1,0 +1,168 @@
+/**
+ * JobGraph → the contract's Job JSON (API.md §4). Derived fields are computed
+ * here, never stored: a task's outputArtifacts are its steps' outputs, the
+ * job's deliverables its tasks' final files, and a terminal job's summary and
+ * results come from its records. Webhook headers are never shown (they may
+ * carry the receiver's secrets); deliveries are.
+ */
+import { isTerminal, type AuditEntry, type JobGraph, type JobRecord, type StepRecord, type TaskRecord } from '../model';
+import { jobSummary, type JobSummary } from '../outcomes';
+import { presentArtifact, presentArtifacts, type PresentDeps, type PresentedArtifact } from './artifacts';
+import { buildResults, type JobResults } from './results';
+
+export interface PresentedStep {
+  id: string;
+  type: StepRecord['type'];
+  status: StepRecord['status'];
+  outcome: StepRecord['outcome'];
+  reason: string | null;
+  params: Record<string, unknown>;
+  runtimeParams: Record<string, unknown> | null;
+  started: string | null;
+  ended: string | null;
+  duration: number | null;
+  outputs: PresentedArtifact[];
+}
+
+export interface PresentedTask {
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  status: TaskRecord['status'];
+  outcome: TaskRecord['outcome'];
+  fileType: TaskRecord['fileType'];
+  mimeType: string | null;
+  source: string;
+  name: string | null;
+  fileRef: string | null;
+  clientRef: string | null;
+  jobId: string;
+  originalArtifact: PresentedArtifact | null;
+  outputArtifacts: PresentedArtifact[];
+  /** Absent in the lean entries of GET /jobs?preview=true. */
+  steps?: PresentedStep[];
+  audit: AuditEntry[];
+  /** Why the task is in error; present only then. */
+  reason?: string;
+}
+
+export interface PresentedJob {
+  id: string;
+  createdAt: string;
+  modifiedAt: string;
+  status: JobRecord['status'];
+  outcome: JobRecord['outcome'];
+  canProceed: boolean | null;
+  ruleId: string | null;
+  workflowId: string | null;
+  channel: JobRecord['channel'];
+  metaData: Record<string, unknown> | null;
+  tasks: PresentedTask[];
+  orderId: string | null;
+  customerId: string | null;
+  customerEmail: string | null;
+  policy: JobRecord['policy'];
+  deliverables: PresentedArtifact[];
+  context?: NonNullable<JobRecord['context']>;
+  webhook?: { url: string; deliveries: NonNullable<JobRecord['webhook']>['deliveries'] };
+  review?: NonNullable<JobRecord['review']>;
+  summary?: JobSummary;
+  results?: JobResults;
+}
+
+export interface PresentOptions {
+  /** GET /jobs?preview=true: no steps on tasks, no summary or results. */
+  lean?: boolean;
+}
+
+export function stepsOfTask(graph: JobGraph, taskId: string): StepRecord[] {
+  return graph.steps.filter((s) => s.taskId === taskId).sort((a, b) => a.index - b.index);
+}
+
+async function presentStep(step: StepRecord, deps: PresentDeps): Promise<PresentedStep> {
+  return {
+    id: step.id,
+    type: step.type,
+    status: step.status,
+    outcome: step.outcome,
+    reason: step.reason,
+    params: step.params ?? {},
+    runtimeParams: step.runtimeParams,
+    started: step.started,
+    ended: step.ended,
+    duration: step.duration,
+    outputs: await presentArtifacts(step.outputs ?? [], deps),
+  };
+}
+
+async function presentTask(graph: JobGraph, task: TaskRecord, deps: PresentDeps, lean: boolean): Promise<PresentedTask> {
+  const steps = stepsOfTask(graph, task.id);
+  const [originalArtifact, outputArtifacts, presentedSteps] = await Promise.all([
+    task.originalArtifact ? presentArtifact(task.originalArtifact, deps) : Promise.resolve(null),
+    presentArtifacts(steps.flatMap((s) => s.outputs ?? []), deps),
+    lean ? Promise.resolve(undefined) : Promise.all(steps.map((s) => presentStep(s, deps))),
+  ]);
+  const out: PresentedTask = {
+    id: task.id,
+    createdAt: task.createdAt,
+    updatedAt: task.updatedAt,
+    status: task.status,
+    outcome: task.outcome,
+    fileType: task.fileType,
+    mimeType: task.mimeType,
+    source: task.source,
+    name: task.name,
+    fileRef: task.fileRef,
+    clientRef: task.clientRef,
+    jobId: task.jobId,
+    originalArtifact,
+    outputArtifacts,
+    ...(presentedSteps ? { steps: presentedSteps } : {}),
+    audit: graph.audit[task.id] ?? [],
+  };
+  if (task.status === 'error') out.reason = task.reason ?? 'The file could not be processed.';
+  return out;
+}
+
+/** A task's final file, when it finished: the fixed file when autofix changed it, else the original. */
+export function finalFileOf(task: TaskRecord): TaskRecord['currentFile'] {
+  return task.status === 'done' ? task.currentFile : null;
+}
+
+export async function presentJob(graph: JobGraph, deps: PresentDeps, options: PresentOptions = {}): Promise<PresentedJob> {
+  const { job } = graph;
+  const lean = options.lean === true;
+  const terminal = isTerminal(job.status);
+  const finals = graph.tasks.map(finalFileOf).filter((f): f is NonNullable<typeof f> => f !== null);
+  const [tasks, deliverables, results] = await Promise.all([
+    Promise.all(graph.tasks.map((t) => presentTask(graph, t, deps, lean))),
+    presentArtifacts(finals, deps),
+    terminal && !lean ? buildResults(graph.steps, deps.blobs) : Promise.resolve(undefined),
+  ]);
+  const out: PresentedJob = {
+    id: job.id,
+    createdAt: job.createdAt,
+    modifiedAt: job.modifiedAt,
+    status: job.status,
+    outcome: job.outcome,
+    canProceed: job.canProceed,
+    ruleId: job.ruleId,
+    workflowId: job.workflowId,
+    channel: job.channel,
+    metaData: job.metaData,
+    tasks,
+    orderId: job.orderId,
+    customerId: job.customerId,
+    customerEmail: job.customerEmail,
+    policy: job.policy,
+    deliverables,
+  };
+  if (job.context) out.context = job.context;
+  if (job.webhook) out.webhook = { url: job.webhook.url, deliveries: job.webhook.deliveries ?? [] };
+  if (job.review) out.review = job.review;
+  if (terminal && !lean) {
+    out.summary = jobSummary(job);
+    out.results = results;
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+/**
+ * The body of the job.completed webhook (API.md §9): the job's summary fields,
+ * `type: "job.completed"` and its tasks with their steps. It carries no
+ * presigned URLs — they would expire in the receiver's logs and leak access if
+ * the payload were forwarded; a receiver fetches GET /jobs/{id} for links —
+ * and no webhook headers. The webhook caller imports `buildWebhookPayload`.
+ */
+import type { JobGraph, StepRecord, TaskRecord } from '../model';
+import { jobSummary, type JobSummary } from '../outcomes';
+import { plainArtifact, type PlainArtifact } from './artifacts';
+import { stepsOfTask } from './job';
+
+export const WEBHOOK_EVENT_TYPE = 'job.completed';
+
+export interface WebhookStep {
+  id: string;
+  type: StepRecord['type'];
+  status: StepRecord['status'];
+  outcome: StepRecord['outcome'];
+  reason: string | null;
+  outputs: PlainArtifact[];
+  ended: string | null;
+}
+
+export interface WebhookTask {
+  id: string;
+  status: TaskRecord['status'];
+  outcome: TaskRecord['outcome'];
+  mimeType: string | null;
+  fileType: TaskRecord['fileType'];
+  clientRef: string | null;
+  source: string;
+  fileRef: string | null;
+  originalArtifact: PlainArtifact | null;
+  outputArtifacts: PlainArtifact[];
+  steps: WebhookStep[];
+}
+
+export type WebhookPayload = JobSummary & { type: typeof WEBHOOK_EVENT_TYPE; tasks: WebhookTask[] };
+
+function webhookTask(graph: JobGraph, task: TaskRecord): WebhookTask {
+  const steps = stepsOfTask(graph, task.id);
+  return {
+    id: task.id,
+    status: task.status,
+    outcome: task.outcome,
+    mimeType: task.mimeType,
+    fileType: task.fileType,
+    clientRef: task.clientRef,
+    source: task.source,
+    fileRef: task.fileRef,
+    originalArtifact: task.originalArtifact ? plainArtifact(task.originalArtifact) : null,
+    outputArtifacts: steps.flatMap((s) => (s.outputs ?? []).map(plainArtifact)),
+    steps: steps.map((s) => ({
+      id: s.id,
+      type: s.type,
+      status: s.status,
+      outcome: s.outcome,
+      reason: s.reason,
+      outputs: (s.outputs ?? []).map(plainArtifact),
+      ended: s.ended,
+    })),
+  };
+}
+
+export function buildWebhookPayload(graph: JobGraph): WebhookPayload {
+  return {
+    ...jobSummary(graph.job),
+    type: WEBHOOK_EVENT_TYPE,
+    tasks: graph.tasks.map((t) => webhookTask(graph, t)),
+  };
+}

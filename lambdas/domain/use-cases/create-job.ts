@@ -1,0 +1,270 @@
+/**
+ * Creates a job from a JobRequest (any job-creating endpoint): checks what the
+ * request alone cannot show (an upload belongs to the account and its file
+ * arrived), writes inline files to the blob store, creates the job, task and
+ * step records, and starts the pipeline with references only (PipelineInput).
+ *
+ * All or nothing: if anything fails after the first write, everything written
+ * (blobs, records, a started execution) is undone and the request fails with
+ * 503 service_unavailable, so a client's retry starts clean.
+ */
+import { ApiError } from '../errors';
+import { jobPrefix, sourceKey, uploadKey } from '../blob-keys';
+import { iso } from '../ids';
+import type { Caller, JobGraph, JobRecord, SourceLocator, StepRecord, TaskRecord } from '../model';
+import type { BlobStore, Clock, IdSource, JobStore, Orchestrator, PipelineInput, UploadStore } from '../ports';
+import type { JobRequest, SourceInput, SourceRequest } from './job-request';
+
+export interface CreateJobDeps {
+  jobs: JobStore;
+  uploads: UploadStore;
+  blobs: BlobStore;
+  orchestrator: Orchestrator;
+  clock: Clock;
+  ids: IdSource;
+}
+
+/** A source once checked: where its bytes are (or will be fetched from) and what the task shows. */
+interface ResolvedSource {
+  request: SourceRequest;
+  taskId: string;
+  locator: SourceLocator;
+  /** The contract's `source`: the URL, or the file name. */
+  display: string;
+  fileRef: string | null;
+  /** Inline bytes still to be written to storage. */
+  pendingWrite: { key: string; bytes: Uint8Array } | null;
+}
+
+/** The file name of a source without `name`: the URL's last path segment, else something stable. */
+export function defaultFileName(input: SourceInput, index: number): string {
+  switch (input.kind) {
+    case 'url': {
+      try {
+        const last = decodeURIComponent(new URL(input.url).pathname.split('/').pop() ?? '');
+        if (last !== '') return last;
+      } catch {
+        // Not decodable: fall through to a generic name.
+      }
+      return `download-${index + 1}`;
+    }
+    case 'file':
+      return `file-${index + 1}`;
+    case 'fileRef':
+      return input.uploadId;
+  }
+}
+
+async function resolveSource(
+  deps: CreateJobDeps,
+  accountId: string,
+  jobId: string,
+  request: SourceRequest,
+  index: number,
+): Promise<ResolvedSource> {
+  const taskId = deps.ids.next('task');
+  const fileName = request.name ?? defaultFileName(request.input, index);
+  const input = request.input;
+  switch (input.kind) {
+    case 'url':
+      return {
+        request,
+        taskId,
+        locator: { kind: 'url', url: input.url, ...(input.headers ? { headers: input.headers } : {}) },
+        display: input.url,
+        fileRef: null,
+        pendingWrite: null,
+      };
+    case 'file': {
+      if (input.bytes.length === 0) {
+        throw new ApiError('validation_error', `sources[${index}].file: is empty`, `sources[${index}].file`);
+      }
+      const key = sourceKey(accountId, jobId, taskId, fileName);
+      return {
+        request,
+        taskId,
+        locator: { kind: 'inline', key, sizeBytes: input.bytes.length },
+        display: fileName,
+        fileRef: null,
+        pendingWrite: { key, bytes: input.bytes },
+      };
+    }
+    case 'fileRef': {
+      const param = `sources[${index}].fileRef`;
+      const upload = await deps.uploads.getUpload(accountId, input.uploadId);
+      if (!upload) throw new ApiError('source_not_uploaded', `${param}: no upload ${input.uploadId} in this account`, param);
+      const key = upload.key || uploadKey(accountId, upload.id);
+      const head = await deps.blobs.head(key);
+      if (!head) {
+        throw new ApiError('source_not_uploaded', `${param}: the file of ${input.uploadId} has not been uploaded yet`, param);
+      }
+      if (head.sizeBytes > upload.sizeBytes) {
+        throw new ApiError(
+          'source_not_uploaded',
+          `${param}: the uploaded file is ${head.sizeBytes} bytes, more than the ${upload.sizeBytes} bytes declared`,
+          param,
+        );
+      }
+      return {
+        request,
+        taskId,
+        locator: { kind: 'upload', uploadId: upload.id, key },
+        display: fileName,
+        fileRef: upload.id,
+        pendingWrite: null,
+      };
+    }
+  }
+}
+
+function buildGraph(
+  deps: CreateJobDeps,
+  caller: Caller,
+  jobId: string,
+  request: JobRequest,
+  sources: ResolvedSource[],
+  now: string,
+): Omit<JobGraph, 'audit'> {
+  const tasks: TaskRecord[] = [];
+  const steps: StepRecord[] = [];
+  for (const source of sources) {
+    const stepIds: string[] = [];
+    source.request.steps.forEach((step, index) => {
+      const id = deps.ids.next('step');
+      stepIds.push(id);
+      steps.push({
+        id,
+        jobId,
+        taskId: source.taskId,
+        index,
+        type: step.type,
+        status: 'pending',
+        outcome: null,
+        reason: null,
+        params: step.params,
+        runtimeParams: null,
+        started: null,
+        ended: null,
+        duration: null,
+        outputs: [],
+        result: null,
+        resultKey: null,
+      });
+    });
+    tasks.push({
+      id: source.taskId,
+      jobId,
+      accountId: caller.accountId,
+      createdAt: now,
+      updatedAt: now,
+      status: 'pending',
+      outcome: null,
+      reason: null,
+      fileType: null,
+      mimeType: null,
+      source: source.display,
+      locator: source.locator,
+      fileRef: source.fileRef,
+      clientRef: source.request.clientRef,
+      name: source.request.name === null ? null : safeDisplayName(source.request.name),
+      originalArtifact: null,
+      currentFile: null,
+      stepIds,
+    });
+  }
+  const job: JobRecord = {
+    id: jobId,
+    accountId: caller.accountId,
+    keyId: caller.keyId,
+    endpoint: request.endpoint,
+    createdAt: now,
+    modifiedAt: now,
+    status: 'pending',
+    outcome: null,
+    canProceed: null,
+    ruleId: request.ruleId,
+    workflowId: null,
+    channel: request.channel,
+    metaData: request.metaData,
+    orderId: request.orderId,
+    customerId: request.customerId,
+    customerEmail: request.customerEmail,
+    policy: request.policy,
+    context: request.context,
+    webhook: request.webhook ? { ...request.webhook, deliveries: [] } : null,
+    review: null,
+    taskIds: tasks.map((t) => t.id),
+    finalizedAt: null,
+  };
+  return { job, tasks, steps };
+}
+
+/** The name as given, minus characters that would corrupt a download header. */
+function safeDisplayName(name: string): string {
+  return name.replace(/[\u0000-\u001f\u007f]/g, '_');
+}
+
+export function pipelineInputOf(graph: Omit<JobGraph, 'audit'>): PipelineInput {
+  return {
+    jobId: graph.job.id,
+    accountId: graph.job.accountId,
+    tasks: graph.tasks.map((task) => ({
+      taskId: task.id,
+      steps: graph.steps
+        .filter((s) => s.taskId === task.id)
+        .sort((a, b) => a.index - b.index)
+        .map((s) => ({ stepId: s.id, type: s.type, index: s.index })),
+    })),
+  };
+}
+
+function log(msg: string, fields: Record<string, unknown>): void {
+  console.error(JSON.stringify({ level: 'error', msg, ...fields }));
+}
+
+export async function createJob(deps: CreateJobDeps, caller: Caller, request: JobRequest): Promise<JobGraph> {
+  const jobId = deps.ids.next('job');
+  const now = iso(deps.clock.now());
+
+  // Checks first, nothing written yet. They run together; the first problem in
+  // source order is the one reported, whichever finished first.
+  const settled = await Promise.allSettled(
+    request.sources.map((source, index) => resolveSource(deps, caller.accountId, jobId, source, index)),
+  );
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const sources = settled.map((r) => (r as PromiseFulfilledResult<ResolvedSource>).value);
+  const graph = buildGraph(deps, caller, jobId, request, sources, now);
+
+  let workflowId: string | null = null;
+  try {
+    await Promise.all(
+      sources.map((s) => (s.pendingWrite ? deps.blobs.putBytes(s.pendingWrite.key, s.pendingWrite.bytes, 'application/octet-stream') : null)),
+    );
+    await deps.jobs.createJob(graph);
+    workflowId = await deps.orchestrator.startJob(pipelineInputOf(graph));
+    await deps.jobs.patchJob(jobId, { workflowId });
+  } catch (error) {
+    log('job creation failed; undoing', { jobId, error: error instanceof Error ? error.message : String(error) });
+    await undo(deps, caller.accountId, jobId, workflowId);
+    throw new ApiError('service_unavailable', 'The job could not be created; nothing was kept. Retry in a moment.');
+  }
+  graph.job.workflowId = workflowId;
+  return { ...graph, audit: {} };
+}
+
+async function undo(deps: CreateJobDeps, accountId: string, jobId: string, workflowId: string | null): Promise<void> {
+  const attempts: [string, () => Promise<unknown>][] = [
+    ['stop execution', async () => (workflowId ? deps.orchestrator.stop(workflowId) : undefined)],
+    ['delete records', () => deps.jobs.deleteJob(jobId)],
+    ['delete files', () => deps.blobs.deletePrefix(jobPrefix(accountId, jobId))],
+  ];
+  // In order, and each regardless of the others: a stopped execution writes nothing more.
+  for (const [what, attempt] of attempts) {
+    try {
+      await attempt();
+    } catch (error) {
+      log(`undo: could not ${what}`, { jobId, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * What a job-creating request asks for, independent of the endpoint it came
+ * through: POST /jobs and the convenience endpoints (preflight, fix, validate,
+ * previews) all translate their bodies into this, and create-job builds the
+ * job from it.
+ */
+import type { Channel, JobEndpoint, OnFail, OrderContext, StepType, WebhookTarget } from '../model';
+
+export type SourceInput =
+  | { kind: 'url'; url: string; headers?: Record<string, string> }
+  /** A base64 `file`, already decoded. */
+  | { kind: 'file'; bytes: Uint8Array }
+  | { kind: 'fileRef'; uploadId: string };
+
+export interface StepRequest {
+  type: StepType;
+  /** As the client gave them; defaults are applied by the step when it runs. */
+  params: Record<string, unknown>;
+}
+
+export interface SourceRequest {
+  input: SourceInput;
+  name: string | null;
+  clientRef: string | null;
+  steps: StepRequest[];
+}
+
+export interface JobRequest {
+  endpoint: JobEndpoint;
+  sources: SourceRequest[];
+  webhook: WebhookTarget | null;
+  metaData: Record<string, unknown> | null;
+  ruleId: string | null;
+  channel: Channel;
+  customerId: string | null;
+  orderId: string | null;
+  customerEmail: string | null;
+  policy: { onFail: OnFail };
+  context: OrderContext | null;
+}
+
+/** The fields only POST /jobs sets; the convenience endpoints use these. */
+export const JOB_REQUEST_DEFAULTS: Pick<
+  JobRequest,
+  'ruleId' | 'channel' | 'customerId' | 'orderId' | 'customerEmail' | 'policy' | 'context'
+> = {
+  ruleId: null,
+  channel: 'api',
+  customerId: null,
+  orderId: null,
+  customerEmail: null,
+  policy: { onFail: 'reject' },
+  context: null,
+};

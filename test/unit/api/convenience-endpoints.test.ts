@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { setServices } from '../../../lambdas/platform/services';
+import type { Orchestrator } from '../../../lambdas/domain/ports';
+import { jobEnvelope, pendingJobEnvelope } from '../../../lambdas/api/openapi/response-schemas';
+import { startTestServices, type TestServices } from '../../support/test-services';
+import { ACCOUNT_A, call } from './support/api-client';
+import { finishJob } from './support/pipeline-stand-in';
+
+const URL_SOURCE = 'http://127.0.0.1:9/card.pdf';
+
+let t: TestServices;
+beforeAll(async () => {
+  t = await startTestServices();
+});
+afterAll(() => t?.stop());
+beforeEach(() => {
+  setServices({ ...t.services, config: { ...t.config, syncWaitMs: 200 } });
+});
+
+/** An orchestrator whose "pipeline" finishes each job shortly after it starts. */
+const finishingOrchestrator = (): Orchestrator => ({
+  startJob: async (input) => {
+    setTimeout(() => void finishJob(t.services, input.accountId, input.jobId), 30);
+    return `local:${input.jobId}`;
+  },
+  stop: async () => {},
+});
+
+const stepsOf = (job: { tasks: { steps: { type: string; params: unknown }[] }[] }) =>
+  job.tasks.map((task) => task.steps.map((s) => ({ type: s.type, params: s.params })));
+
+async function endpointOf(jobId: string) {
+  return (await t.services.jobs.getJob(ACCOUNT_A.accountId, jobId))?.endpoint;
+}
+
+describe('POST /jobs/preflight', () => {
+  it('gives each source the steps [preflight], with the profileId when given', async () => {
+    const res = await call('POST', '/jobs/preflight', {
+      body: { sources: [{ url: URL_SOURCE, clientRef: 'a' }, { url: URL_SOURCE, profileId: 'default', name: 'b.pdf' }], metaData: { k: 1 } },
+    });
+    expect(res.status).toBe(201);
+    expect(jobEnvelope.safeParse(res.body).success).toBe(true);
+    expect(stepsOf(res.body.job)).toEqual([[{ type: 'preflight', params: {} }], [{ type: 'preflight', params: { profileId: 'default' } }]]);
+    expect(res.body.job).toMatchObject({ channel: 'api', policy: { onFail: 'reject' }, ruleId: null, metaData: { k: 1 } });
+    expect(res.body.job.tasks[0].clientRef).toBe('a');
+    expect(res.body.job.tasks[1].name).toBe('b.pdf');
+    expect(await endpointOf(res.body.job.id)).toBe('preflight');
+  });
+
+  it('waits with sync: true and answers 200 once the job is terminal', async () => {
+    setServices({ ...t.services, orchestrator: finishingOrchestrator(), config: { ...t.config, syncWaitMs: 5000 } });
+    const res = await call('POST', '/jobs/preflight', { body: { sync: true, sources: [{ url: URL_SOURCE }] } });
+    expect(res.status).toBe(200);
+    expect(res.body.job.status).toBe('done');
+    expect(res.body.job.results.preflight).toHaveLength(1);
+  });
+});
+
+describe('POST /jobs/fix', () => {
+  it('gives each source [preflight, autofix] with its items, and repreflight only when asked', async () => {
+    const plain = await call('POST', '/jobs/fix', { body: { sources: [{ url: URL_SOURCE, profileId: 'default', items: ['actions.remove'] }] } });
+    expect(plain.status).toBe(201);
+    expect(stepsOf(plain.body.job)).toEqual([[
+      { type: 'preflight', params: { profileId: 'default' } },
+      { type: 'autofix', params: { items: ['actions.remove'] } },
+    ]]);
+    const again = await call('POST', '/jobs/fix', { body: { repreflight: true, sources: [{ url: URL_SOURCE }] } });
+    expect(stepsOf(again.body.job)).toEqual([[
+      { type: 'preflight', params: {} },
+      { type: 'autofix', params: {} },
+      { type: 'repreflight', params: {} },
+    ]]);
+    expect(await endpointOf(again.body.job.id)).toBe('fix');
+  });
+});
+
+describe('POST /jobs/validate', () => {
+  it('is sync by default: 202 { job, pending: true } when the job is not done within the wait', async () => {
+    const res = await call('POST', '/jobs/validate', { body: { sources: [{ url: URL_SOURCE, profile: ['2b', 'ua1'] }] } });
+    expect(res.status).toBe(202);
+    expect(pendingJobEnvelope.safeParse(res.body).success).toBe(true);
+    expect(stepsOf(res.body.job)).toEqual([[{ type: 'validate', params: { profile: ['2b', 'ua1'] } }]]);
+    expect(await endpointOf(res.body.job.id)).toBe('validate');
+  });
+
+  it('is sync by default: 200 { job } when the job finishes within the wait', async () => {
+    setServices({ ...t.services, orchestrator: finishingOrchestrator(), config: { ...t.config, syncWaitMs: 5000 } });
+    const res = await call('POST', '/jobs/validate', { body: { sources: [{ url: URL_SOURCE, profile: 'auto' }] } });
+    expect(res.status).toBe(200);
+    expect(res.body.pending).toBeUndefined();
+    expect(res.body.job.results.validate).toEqual([
+      { taskId: res.body.job.tasks[0].id, status: 'done', outcome: 'pass', compliant: false, profiles: [] },
+    ]);
+  });
+
+  it('answers 201 { job, pending: true } at once with async: true', async () => {
+    const started = Date.now();
+    const res = await call('POST', '/jobs/validate', { body: { async: true, sources: [{ url: URL_SOURCE, profile: 'auto' }] } });
+    expect(res.status).toBe(201);
+    expect(res.body.pending).toBe(true);
+    expect(res.body.job.status).toBe('pending');
+    expect(Date.now() - started).toBeLessThan(200);
+  });
+});
+
+describe('POST /jobs/previews', () => {
+  it('gives each source [previews] with its params', async () => {
+    const res = await call('POST', '/jobs/previews', {
+      body: { sources: [{ url: URL_SOURCE, params: { format: 'png', dpi: 100, pages: '1-2' } }, { url: URL_SOURCE }] },
+    });
+    expect(res.status).toBe(201);
+    expect(stepsOf(res.body.job)).toEqual([
+      [{ type: 'previews', params: { format: 'png', dpi: 100, pages: '1-2' } }],
+      [{ type: 'previews', params: {} }],
+    ]);
+    expect(await endpointOf(res.body.job.id)).toBe('previews');
+  });
+
+  it('answers 202 with sync: true when the job is still running after the wait', async () => {
+    const res = await call('POST', '/jobs/previews', { body: { sync: true, sources: [{ url: URL_SOURCE }] } });
+    expect(res.status).toBe(202);
+    expect(res.body.pending).toBe(true);
+  });
+});

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setServices } from '../../../lambdas/platform/services';
+import { VALIDATE_PROFILE_CODES } from '../../../step-definitions/catalogue';
+import { STEP_TYPES } from '../../../lambdas/domain/model';
+import { FIXES, PREFLIGHT_PROFILES } from '../../../lambdas/engine/catalog';
+import { profilesResponse } from '../../../lambdas/api/openapi/response-schemas';
+import { startTestServices, type TestServices } from '../../support/test-services';
+import { ROUTES } from '../../../lambdas/api/routes';
+import { call } from './support/api-client';
+
+let t: TestServices;
+beforeAll(async () => {
+  t = await startTestServices();
+  setServices(t.services);
+});
+afterAll(() => t?.stop());
+
+describe('GET /health', () => {
+  it('answers 200 { status: "ok" } without a key', async () => {
+    const res = await call('GET', '/health', { caller: null, requestId: 'health-1' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+    expect(res.headers['x-request-id']).toBe('health-1');
+  });
+});
+
+describe('GET /profiles', () => {
+  it('lists the preflight profiles, validate codes, fixes and step types with descriptions', async () => {
+    const res = await call('GET', '/profiles');
+    expect(res.status).toBe(200);
+    expect(profilesResponse.safeParse(res.body).success).toBe(true);
+    expect(res.body.profiles.map((p: { id: string }) => p.id)).toEqual(PREFLIGHT_PROFILES.map((p) => p.id));
+    expect(res.body.profiles[0]).toMatchObject({ id: 'default', description: expect.any(String), defaultFixes: expect.any(Array) });
+    expect(res.body.profiles[0].checks.length).toBeGreaterThan(0);
+    expect(res.body.validateProfiles.map((v: { code: string }) => v.code).sort()).toEqual([...VALIDATE_PROFILE_CODES].sort());
+    expect(res.body.fixes.map((f: { id: string }) => f.id)).toEqual(FIXES.map((f) => f.id));
+    expect(res.body.steps.map((s: { type: string }) => s.type)).toEqual([...STEP_TYPES]);
+    expect(res.body.steps.find((s: { type: string }) => s.type === 'autofix').accepts).toEqual(['pdf']);
+  });
+
+  it('needs a key', async () => {
+    const res = await call('GET', '/profiles', { caller: null });
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(res.body).toMatchObject({ error: true, code: 'unauthorized', requestId: res.headers['x-request-id'] });
+  });
+});
+
+describe('every authenticated route', () => {
+  it.each(ROUTES.filter((r) => r.auth).map((r) => [r.method, r.path] as const))(
+    '%s %s answers 401 with the contract error body and x-request-id when no key was authorised',
+    async (method, path) => {
+      const concrete = path.replace('{id}', 'job_01jzzzzzzzzzzzzzzzzzzzzzzz');
+      const res = await call(method, concrete, { caller: null, requestId: `r-${method}-${path}`, ...(method === 'POST' ? { body: {} } : {}) });
+      expect(res.status).toBe(401);
+      expect(res.headers['x-request-id']).toBe(`r-${method}-${path}`);
+      expect(res.headers['www-authenticate']).toBe('Bearer');
+      expect(res.body).toEqual({ error: true, code: 'unauthorized', message: expect.any(String), requestId: `r-${method}-${path}` });
+    },
+  );
+});

@@ -1,0 +1,77 @@
+/**
+ * The webhook caller (entry of WORKERS.webhookCaller). Two invocations:
+ *
+ * - the EventBridge rule's job-terminal event (JOB_TERMINAL_PATTERN): attempt 1;
+ *   on failure it starts the retry state machine through the WebhookScheduler;
+ * - the retry state machine's Deliver state, `{ mode: 'retry', jobId, accountId,
+ *   attempt }`: that attempt; it returns `{ jobId, accountId, done, attempt,
+ *   delaySeconds }`, which the Choice and Wait states read.
+ */
+import '../platform/polyfills';
+import type { JobTerminalEvent } from '../domain/ports';
+import { buildWebhookPayload } from '../domain/present/webhook-payload';
+import { services } from '../platform/services';
+import { runWebhookAttempt, type AttemptResult, type WebhookDeps } from './webhook-attempt';
+
+export interface WebhookRetryEvent {
+  mode: 'retry';
+  jobId: string;
+  accountId: string;
+  attempt: number;
+}
+
+/** What the retry state machine reads after each attempt. */
+export interface WebhookRetryOutput {
+  jobId: string;
+  accountId: string;
+  done: boolean;
+  /** The next attempt to make (when not done). */
+  attempt: number;
+  delaySeconds: number;
+}
+
+interface TerminalEventEnvelope {
+  source?: string;
+  'detail-type'?: string;
+  detail: JobTerminalEvent;
+}
+
+function deps(): WebhookDeps {
+  const { jobs, keys, clock, config } = services();
+  return { jobs, keys, clock, config, buildPayload: buildWebhookPayload };
+}
+
+const isRetryEvent = (e: unknown): e is WebhookRetryEvent =>
+  typeof e === 'object' && e !== null && (e as WebhookRetryEvent).mode === 'retry' && typeof (e as WebhookRetryEvent).jobId === 'string';
+
+const isTerminalEvent = (e: unknown): e is TerminalEventEnvelope =>
+  typeof e === 'object' && e !== null && typeof (e as TerminalEventEnvelope).detail?.jobId === 'string';
+
+function log(message: string, fields: Record<string, unknown>): void {
+  console.log(JSON.stringify({ level: 'info', component: 'webhook-caller', message, ...fields }));
+}
+
+async function onRetry(event: WebhookRetryEvent): Promise<WebhookRetryOutput> {
+  const attempt = Number.isInteger(event.attempt) && event.attempt >= 1 ? event.attempt : 1;
+  const result: AttemptResult = await runWebhookAttempt(deps(), event.jobId, attempt);
+  log('webhook attempt', { jobId: event.jobId, attempt, ...result });
+  return result.done
+    ? { jobId: event.jobId, accountId: event.accountId, done: true, attempt, delaySeconds: 0 }
+    : { jobId: event.jobId, accountId: event.accountId, done: false, attempt: result.nextAttempt, delaySeconds: result.delaySeconds };
+}
+
+async function onTerminal(event: TerminalEventEnvelope): Promise<void> {
+  const { jobId, accountId } = event.detail;
+  const result = await runWebhookAttempt(deps(), jobId, 1);
+  log('webhook attempt', { jobId, attempt: 1, ...result });
+  if (!result.done) {
+    await services().webhookScheduler.scheduleRetry({ jobId, accountId, attempt: result.nextAttempt, delaySeconds: result.delaySeconds });
+  }
+}
+
+export async function handler(event: unknown): Promise<WebhookRetryOutput | void> {
+  if (isRetryEvent(event)) return onRetry(event);
+  if (isTerminalEvent(event)) return onTerminal(event);
+  // Lenient on what we cannot read: log it and finish, so a stray event is not retried forever.
+  console.warn(JSON.stringify({ level: 'warn', component: 'webhook-caller', message: 'ignored an event that is neither a job-terminal event nor a retry', event }));
+}

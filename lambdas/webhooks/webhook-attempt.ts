@@ -1,0 +1,119 @@
+/**
+ * One attempt at delivering a job's completion webhook, and what comes next.
+ *
+ * Deliveries are recorded on the job before anything else happens, and the
+ * record is what makes repeats harmless: EventBridge and Step Functions may run
+ * the same attempt twice (at-least-once delivery, a Lambda retry after a timeout),
+ * so an attempt already recorded is not sent again, a job already delivered is
+ * left alone, and a run that finds later attempts recorded than its own stops,
+ * because another run is ahead of it.
+ */
+import type { JobGraph, WebhookDelivery } from '../domain/model';
+import { isTerminal } from '../domain/model';
+import type { Clock, JobStore, KeyStore } from '../domain/ports';
+import { iso } from '../domain/ids';
+import type { NetworkMode } from '../platform/config';
+import { guardedRequest, RequestTimeoutError, UrlNotAllowedError } from '../platform/net/guarded-request';
+import { delayAfterFailure, maxAttempts } from './retry-schedule';
+import { webhookHeaders, webhookMessageId } from './signature';
+
+export interface WebhookDeps {
+  jobs: JobStore;
+  keys: KeyStore;
+  clock: Clock;
+  config: { networkMode: NetworkMode; webhookTimeoutMs: number; webhookRetryScheduleSeconds: number[] };
+  /** The body for a job (the contract's webhook payload). */
+  buildPayload: (graph: JobGraph) => unknown;
+  random?: () => number;
+}
+
+export type AttemptResult =
+  /** Nothing more to do: delivered, given up, no webhook, or another run is ahead. */
+  | { done: true; why: 'delivered' | 'given_up' | 'no_webhook' | 'superseded' }
+  | { done: false; nextAttempt: number; delaySeconds: number };
+
+/** The job is not terminal yet (a read that lags the write); the caller retries later. */
+export class JobNotTerminalError extends Error {
+  constructor(jobId: string) {
+    super(`job ${jobId} is not terminal yet; its webhook waits`);
+    this.name = 'JobNotTerminalError';
+  }
+}
+
+const isSuccess = (d: WebhookDelivery): boolean => d.error === null && d.statusCode !== null && d.statusCode >= 200 && d.statusCode < 300;
+
+function describeFailure(err: unknown, timeoutMs: number): string {
+  if (err instanceof UrlNotAllowedError) return `the URL is not allowed: ${err.reason}`;
+  if (err instanceof RequestTimeoutError) return `no response within ${timeoutMs} ms`;
+  if (err instanceof Error) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code && !err.message.includes(code) ? `${code}: ${err.message}` : err.message || String(code ?? 'request failed');
+  }
+  return 'request failed';
+}
+
+/** POSTs the signed payload once; never throws for a receiver's failure, only reports it. */
+async function post(deps: WebhookDeps, graph: JobGraph, attempt: number, last: boolean): Promise<WebhookDelivery> {
+  const { job } = graph;
+  const target = job.webhook!;
+  const account = await deps.keys.getAccount(job.accountId);
+  if (!account) throw new Error(`account ${job.accountId} of job ${job.id} has no webhook secret`);
+
+  const body = JSON.stringify(deps.buildPayload(graph));
+  const at = deps.clock.now();
+  const headers = webhookHeaders({
+    webhookSecret: account.webhookSecret,
+    msgId: webhookMessageId(job.id),
+    timestampSeconds: Math.floor(at.getTime() / 1000),
+    body,
+    requested: target.headers,
+  });
+  const timeoutMs = deps.config.webhookTimeoutMs;
+  const started = performance.now();
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  try {
+    const res = await guardedRequest(target.url, {
+      method: 'POST',
+      headers,
+      body,
+      timeoutMs,
+      maxRedirects: 0,
+      mode: deps.config.networkMode,
+    });
+    statusCode = res.statusCode;
+    // The answer is the status; the body is read only to let the connection finish.
+    res.body.on('error', () => {});
+    res.body.resume();
+    if (statusCode < 200 || statusCode >= 300) error = `the receiver answered HTTP ${statusCode}`;
+  } catch (err) {
+    error = describeFailure(err, timeoutMs);
+  }
+  const durationMs = Math.round(performance.now() - started);
+  if (error !== null && last) error += `; given up after ${attempt} attempt${attempt === 1 ? '' : 's'}`;
+  const delivery: WebhookDelivery = { attempt, at: iso(at), statusCode, durationMs, error };
+  await deps.jobs.appendWebhookDelivery(job.id, delivery);
+  return delivery;
+}
+
+/** Makes attempt `attempt` of the job's webhook (unless already made) and says what follows. */
+export async function runWebhookAttempt(deps: WebhookDeps, jobId: string, attempt: number): Promise<AttemptResult> {
+  const graph = await deps.jobs.getGraphById(jobId);
+  if (!graph || !graph.job.webhook) return { done: true, why: 'no_webhook' };
+  if (!isTerminal(graph.job.status)) throw new JobNotTerminalError(jobId);
+
+  const schedule = deps.config.webhookRetryScheduleSeconds;
+  const limit = maxAttempts(schedule);
+  const deliveries = graph.job.webhook.deliveries ?? [];
+  if (deliveries.some(isSuccess)) return { done: true, why: 'delivered' };
+  if (deliveries.some((d) => d.attempt > attempt)) return { done: true, why: 'superseded' };
+  if (attempt > limit) return { done: true, why: 'given_up' };
+
+  const recorded = deliveries.find((d) => d.attempt === attempt);
+  const delivery = recorded ?? (await post(deps, graph, attempt, attempt >= limit));
+  if (isSuccess(delivery)) return { done: true, why: 'delivered' };
+
+  const delaySeconds = delayAfterFailure(attempt, schedule, deps.random);
+  if (delaySeconds === null) return { done: true, why: 'given_up' };
+  return { done: false, nextAttempt: attempt + 1, delaySeconds };
+}

@@ -33,3 +33,13 @@ export function safeFileName(name: string): string {
     .slice(0, 200);
   return cleaned === '' ? 'file' : cleaned;
 }
+
+/**
+ * The object tag that marks a presigned-POST upload. Upload keys share no
+ * prefix (each starts with its account id), so the bucket's lifecycle rule
+ * expires uploads by this tag instead (lib/constructs/storage.ts). Two
+ * obligations follow: presignPost sends it (a `tagging` field plus the matching
+ * policy condition), and copying an upload into a job must not carry it over
+ * (CopyObject with TaggingDirective REPLACE), or the job's source would expire too.
+ */
+export const UPLOAD_OBJECT_TAG = { key: 'proofline-object', value: 'upload' } as const;

@@ -122,6 +122,12 @@ export interface JobRecord {
   taskIds: string[];
   /** When the job became terminal (summary.finalized). */
   finalizedAt: string | null;
+  /**
+   * When the job-terminal event was published. Internal (never presented): the
+   * finaliser publishes after winning the terminal transition and sets this; a
+   * terminal job without it had its publish fail, and a retried finalise sends it.
+   */
+  eventPublishedAt?: string | null;
 }
 
 export interface TaskRecord {

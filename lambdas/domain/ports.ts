@@ -46,7 +46,7 @@ export interface JobListPage {
 }
 
 /** Fields a status transition may set along with the status. */
-export type JobPatch = Partial<Pick<JobRecord, 'outcome' | 'canProceed' | 'workflowId' | 'finalizedAt' | 'modifiedAt'>>;
+export type JobPatch = Partial<Pick<JobRecord, 'outcome' | 'canProceed' | 'workflowId' | 'finalizedAt' | 'modifiedAt' | 'eventPublishedAt'>>;
 export type TaskPatch = Partial<
   Pick<TaskRecord, 'outcome' | 'reason' | 'fileType' | 'mimeType' | 'originalArtifact' | 'currentFile' | 'updatedAt'>
 >;

@@ -2,15 +2,43 @@ import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+const setupFiles = ['test/support/setup.ts'];
 
+/**
+ * Two projects, both run by `npm test`:
+ * - `unit`: unit, adapter-integration and CDK assertion tests;
+ * - `e2e`: the black-box suite over HTTP, against the local runtime started
+ *   in-process by its global setup, or against any deployment given to
+ *   `npm run test:e2e -- --base-url URL --key KEY`.
+ */
 export default defineConfig({
   root,
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/cdk/**/*.test.ts', 'test/e2e/**/*.test.ts'],
-    setupFiles: ['test/support/setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
     pool: 'forks',
-    reporters: ['default'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          root,
+          include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/cdk/**/*.test.ts'],
+          setupFiles,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          root,
+          include: ['test/e2e/**/*.test.ts'],
+          setupFiles,
+          globalSetup: ['test/e2e/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
+    ],
   },
 });

@@ -1,0 +1,41 @@
+/**
+ * The few files the black-box suite sends, built with the shared fixture
+ * builders (test/support/pdf-fixtures.ts).
+ */
+import { A5, MM, buildPdf, pngBytes, writeLargePdf, type Rect } from '../../support/pdf-fixtures';
+
+export interface SimplePdf {
+  pages?: number;
+  /** Document JavaScript and an OpenAction running it (autofix removes them). */
+  javascript?: boolean;
+  /** false: no TrimBox/BleedBox (preflight warns; autofix's boxes.normalize adds them). Default true. */
+  trimBox?: boolean;
+}
+
+/**
+ * An A5 card, Helvetica text (NOT embedded, so the default profile fails it:
+ * the canonical "needs attention" file), with a TrimBox and 3 mm of bleed.
+ */
+export async function onePagePdfBytes(opts: SimplePdf = {}): Promise<Uint8Array> {
+  const bleed = 3 * MM;
+  const media: Rect = [0, 0, A5[0] + 2 * bleed, A5[1] + 2 * bleed];
+  const boxes = opts.trimBox === false ? {} : { trimBox: [bleed, bleed, bleed + A5[0], bleed + A5[1]] as Rect, bleedBox: media };
+  return buildPdf({
+    pages: opts.pages ?? 1,
+    pageDefaults: { mediaBox: media, ...boxes },
+    ...(opts.javascript ? { documentJavaScript: 'app.alert("hello");', openAction: 'javascript' as const } : {}),
+  });
+}
+
+export async function onePagePdfBase64(opts: SimplePdf = {}): Promise<string> {
+  return Buffer.from(await onePagePdfBytes(opts)).toString('base64');
+}
+
+export async function pngBase64(): Promise<string> {
+  return (await pngBytes()).toString('base64');
+}
+
+/** Streams a valid PDF of about `bytes` to `path` without holding it in memory. */
+export async function writeLargePdfFile(path: string, bytes: number): Promise<number> {
+  return writeLargePdf(path, bytes);
+}

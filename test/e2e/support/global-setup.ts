@@ -1,0 +1,85 @@
+/**
+ * Chooses the e2e target once for the whole run.
+ *
+ * - `npm run test:e2e -- --base-url URL --key KEY [--admin-key K] [--other-key K]`
+ *   (see test/e2e/run.ts) sets E2E_BASE_URL & co: the suite runs against that
+ *   deployment (local, LocalStack or AWS) and starts nothing.
+ * - Otherwise (`npm test`) it starts the local runtime in this process on
+ *   ephemeral loopback ports over a temporary DATA_DIR, with the knobs a test
+ *   needs compressed, and issues the extra keys with the keys CLI — the same
+ *   command a user runs.
+ */
+import type { TestProject } from 'vitest/node';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { E2ETarget } from './target';
+
+const run = promisify(execFile);
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+export const LOCAL_KNOBS = {
+  SYNC_WAIT_MS: '4000',
+  WEBHOOK_RETRY_SCHEDULE: '0,0,0,0,0,0,0',
+  WEBHOOK_TIMEOUT_MS: '1500',
+  AUTH_CACHE_TTL_SECONDS: '1',
+  RATE_LIMIT_RPS: '1000',
+  RATE_LIMIT_BURST: '2000',
+} as const;
+
+export async function keysCli(dataDir: string, port: number, args: string[]): Promise<any> {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bin/keys.ts', ...args, '--json'], {
+    cwd: repoRoot,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port) },
+  });
+  return JSON.parse(stdout);
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const remote = process.env.E2E_BASE_URL;
+  if (remote) {
+    const key = process.env.E2E_KEY;
+    if (!key) throw new Error('E2E_KEY (--key) is required with E2E_BASE_URL (--base-url)');
+    const t: E2ETarget = {
+      baseUrl: remote.endsWith('/') ? remote : `${remote}/`,
+      key,
+      adminKey: process.env.E2E_ADMIN_KEY || null,
+      otherKey: process.env.E2E_OTHER_KEY || null,
+      webhookSecret: process.env.E2E_WEBHOOK_SECRET || null,
+      local: false,
+      syncWaitMs: 27_000,
+      revocationWindowMs: 60_000,
+      dataDir: null,
+      port: null,
+    };
+    project.provide('e2eTarget', t);
+    return async () => {};
+  }
+
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'proofline-e2e-'));
+  Object.assign(process.env, LOCAL_KNOBS);
+  const { startLocalRuntime } = await import('../../../local/runtime');
+  const runtime = await startLocalRuntime({ port: 0, storagePort: 0, dataDir, quiet: true });
+  const port = Number(new URL(runtime.url).port);
+  const admin = await keysCli(dataDir, port, ['create', '--account', 'local', '--role', 'admin']);
+  const other = await keysCli(dataDir, port, ['create', '--account', 'other-shop']);
+  const t: E2ETarget = {
+    baseUrl: runtime.url.endsWith('/') ? runtime.url : `${runtime.url}/`,
+    key: runtime.apiKey,
+    adminKey: admin.key,
+    otherKey: other.key,
+    webhookSecret: admin.webhookSecret,
+    local: true,
+    syncWaitMs: Number(LOCAL_KNOBS.SYNC_WAIT_MS),
+    revocationWindowMs: 1000 * Number(LOCAL_KNOBS.AUTH_CACHE_TTL_SECONDS) + 500,
+    dataDir,
+    port,
+  };
+  project.provide('e2eTarget', t);
+  return async () => {
+    await runtime.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * API.md §3 "Uploads": presigned POST, storage-enforced size, fileRef rules.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { openAsBlob } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { api, expectErrorShape, waitForJob } from './support/client';
+import { onePagePdfBytes, writeLargePdfFile } from './support/files';
+import { target } from './support/target';
+
+/** The browser-style form POST of §3: every field first, the file last in part `file`. */
+async function postForm(upload: { url: string; fields: Record<string, string> }, file: Blob, fileName = 'upload.pdf'): Promise<Response> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(upload.fields)) form.append(k, v);
+  form.append('file', file, fileName);
+  return fetch(upload.url, { method: 'POST', body: form });
+}
+
+async function createUpload(sizeBytes: number, key?: string | null) {
+  const res = await api('POST', '/uploads', { body: { mimeType: 'application/pdf', sizeBytes }, key });
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+describe('POST /uploads', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'proofline-uploads-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('answers a presigned POST; the uploaded file is submitted by fileRef and processed', async () => {
+    const bytes = await onePagePdfBytes();
+    const up = await createUpload(bytes.length);
+    expect(up.fileRef).toMatch(/^upload_[0-9a-z]{26}$/);
+    expect(up.upload.method).toBe('POST');
+    expect(up.maxBytes).toBe(bytes.length);
+    expect(up.expiresIn).toBeGreaterThan(0);
+    const stored = await postForm(up.upload, new Blob([bytes]));
+    expect(stored.status).toBeLessThan(300);
+
+    const res = await api('POST', '/jobs/preflight', { body: { sources: [{ fileRef: up.fileRef, name: 'card.pdf' }] } });
+    expect(res.status).toBe(201);
+    expect(res.body.job.tasks[0].fileRef).toBe(up.fileRef);
+    const job = await waitForJob(res.body.job.id);
+    expect(job.status).toBe('done');
+    expect(job.tasks[0].originalArtifact.sizeBytes).toBe(bytes.length);
+  });
+
+  it('takes a 100 MB PDF through upload and preflight to done', async () => {
+    const file = path.join(dir, 'big.pdf');
+    await writeLargePdfFile(file, 100 * 1024 * 1024);
+    const size = (await stat(file)).size;
+    const up = await createUpload(size);
+    const stored = await postForm(up.upload, await openAsBlob(file));
+    expect(stored.status).toBeLessThan(300);
+    const res = await api('POST', '/jobs/preflight', { body: { sources: [{ fileRef: up.fileRef }] } });
+    expect(res.status).toBe(201);
+    const job = await waitForJob(res.body.job.id, 180_000);
+    expect(job.status).toBe('done');
+    expect(job.tasks[0].originalArtifact.sizeBytes).toBe(size);
+    expect(job.results.preflight[0].report.document.pageCount).toBeGreaterThanOrEqual(1);
+  }, 240_000);
+
+  it('storage itself refuses a file larger than the announced sizeBytes, and the fileRef stays unusable', async () => {
+    const bytes = await onePagePdfBytes();
+    const up = await createUpload(bytes.length - 10);
+    const refused = await postForm(up.upload, new Blob([bytes]));
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(await refused.text()).toMatch(/EntityTooLarge/);
+    const res = await api('POST', '/jobs/preflight', { body: { sources: [{ fileRef: up.fileRef }] } });
+    expectErrorShape(res, 400, 'source_not_uploaded');
+    expect(res.body.param).toBe('sources[0].fileRef');
+  });
+
+  it('a fileRef whose file has not arrived yet is 400 source_not_uploaded', async () => {
+    const up = await createUpload(1000);
+    expectErrorShape(await api('POST', '/jobs/preflight', { body: { sources: [{ fileRef: up.fileRef }] } }), 400, 'source_not_uploaded');
+  });
+
+  it.skipIf(!target().otherKey)("another account's fileRef does not work", async () => {
+    const bytes = await onePagePdfBytes();
+    const up = await createUpload(bytes.length, target().otherKey);
+    expect((await postForm(up.upload, new Blob([bytes]))).status).toBeLessThan(300);
+    expectErrorShape(await api('POST', '/jobs/preflight', { body: { sources: [{ fileRef: up.fileRef }] } }), 400, 'source_not_uploaded');
+  });
+
+  it('sizeBytes must be 1 to 524288000', async () => {
+    for (const sizeBytes of [0, 524288001, 1.5]) {
+      const res = await api('POST', '/uploads', { body: { mimeType: 'application/pdf', sizeBytes } });
+      expectErrorShape(res, 400, 'validation_error');
+      expect(res.body.param).toBe('sizeBytes');
+    }
+  });
+});

@@ -1,0 +1,53 @@
+/**
+ * Autofix worker (state `Autofix`): applies fixes to the task's current file.
+ * Which fixes: `params.items` when given, else what the latest preceding
+ * preflight recommended, else the profile's defaults (the engine decides among
+ * these). A changed file is stored as the step's `fixed` output and becomes the
+ * task's current file, so later steps (repreflight, previews) see the fixed file.
+ */
+import '../platform/polyfills';
+import { join } from 'node:path';
+import type { AutofixStepResult } from '../domain/step-results';
+import { autofix } from '../engine/autofix';
+import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import { fixItems, recommendedFixes, resolveProfileId } from './step-params';
+import { derivedFileName, extensionForMime, splitFileName } from './artifact-names';
+import { sourceFileName } from './task-graph';
+
+export const autofixWorker: StepWorker = {
+  name: 'autofix',
+  async run({ services, graph, job, task, step, inputFile, inputPath, workDir }) {
+    const items = fixItems(step);
+    const recommended = await recommendedFixes(services.blobs, graph, step);
+    const profileId = resolveProfileId(graph, step);
+    const ext = splitFileName(inputFile.fileName).ext ?? extensionForMime(inputFile.mimeType) ?? 'pdf';
+    const outPath = join(workDir, `fixed.${ext}`);
+
+    const fix = await autofix({ path: inputPath, outPath, items, recommended, profileId, context: job.context });
+    const result: AutofixStepResult = { applied: fix.applied, skipped: fix.skipped };
+    const fileName = derivedFileName(sourceFileName(task), 'fixed', ext);
+    const appliedIds = fix.applied.map((a) => a.fixId).join(', ');
+    return {
+      outcome: fix.changed ? 'fixed' : 'unchanged',
+      result,
+      runtimeParams: { ...fix.runtimeParams, profileId: fix.runtimeParams.profileId ?? profileId },
+      outputs: fix.changed
+        ? [
+            {
+              path: outPath,
+              keyName: fileName,
+              artifact: { kind: 'file', role: 'fixed', mimeType: inputFile.mimeType, fileName },
+              becomesCurrentFile: true,
+            },
+          ]
+        : [],
+      summary: fix.changed
+        ? `The autofix step changed the file (applied: ${appliedIds}).`
+        : `The autofix step found nothing to change${fix.skipped.length > 0 ? ` (${fix.skipped.length} fixes skipped)` : ''}.`,
+    };
+  },
+};
+
+export function handler(event: StepInvocation): Promise<StepRunSummary> {
+  return runStep(event, autofixWorker);
+}

@@ -1,0 +1,63 @@
+/**
+ * RecordFailure (states `IngestFailed` and `StepFailed`): a Task state failed as
+ * a whole (timeout, out of memory, a crash, or a worker's rethrown exception) and
+ * its Catch sends `{ jobId, accountId, taskId, step?, failure: { Error, Cause } }`.
+ * Marks the step (if given and not yet terminal) and the task `error` with a
+ * reason made from the failure. Idempotent with what a worker already wrote: the
+ * transitions are conditional, so an earlier, more specific reason stays.
+ */
+import '../platform/polyfills';
+import type { StepType } from '../domain/model';
+import { isTerminal } from '../domain/model';
+import { services } from '../platform/services';
+import { findStep, findTask } from './task-graph';
+import { failStep, failTask } from './task-records';
+import { reasonFromFailure, type StateFailure } from './failure-reasons';
+import { elapsedSince, logInvocation } from './invocation-log';
+
+export interface RecordFailureInput {
+  jobId: string;
+  accountId: string;
+  taskId: string;
+  step?: { stepId?: string; type?: string; index?: number };
+  failure?: StateFailure;
+}
+
+export interface RecordFailureOutput {
+  stepFailed: boolean;
+  taskFailed: boolean;
+}
+
+export async function handler(event: RecordFailureInput): Promise<RecordFailureOutput> {
+  const startedAt = Date.now();
+  const s = services();
+  const graph = await s.jobs.getGraphById(event.jobId);
+  const task = graph ? findTask(graph, event.taskId) : undefined;
+  const log = (result: string, stepId?: string): void =>
+    logInvocation({ worker: 'record-failure', jobId: event.jobId, taskId: event.taskId, stepId, result, durationMs: elapsedSince(startedAt) });
+  if (!graph || !task) {
+    log('missing');
+    return { stepFailed: false, taskFailed: false };
+  }
+
+  if (!event.step) {
+    // Ingest failed: the task never got its source.
+    const taskFailed = await failTask(s, graph.job.id, task.id, reasonFromFailure(event.failure, 'ingest'), 'source.failed');
+    log(taskFailed ? 'task-failed' : 'already-terminal');
+    return { stepFailed: false, taskFailed };
+  }
+
+  const step = findStep(graph, task.id, event.step);
+  const type = (step?.type ?? event.step.type ?? 'preflight') as StepType;
+  const reason = reasonFromFailure(event.failure, type);
+  if (step && isTerminal(step.status) && step.status !== 'error') {
+    // The step finished (done or skipped) before its function failed: its result
+    // stands and is no reason to fail the task.
+    log(`step-already-${step.status}`, step.id);
+    return { stepFailed: false, taskFailed: false };
+  }
+  const stepFailed = step ? await failStep(s, step, reason) : false;
+  const taskFailed = await failTask(s, graph.job.id, task.id, reason);
+  log(stepFailed || taskFailed ? 'recorded' : 'already-terminal', step?.id);
+  return { stepFailed, taskFailed };
+}

@@ -1,0 +1,55 @@
+/**
+ * Reading a step's params leniently and resolving what earlier steps decided.
+ * Submission validated params against the catalogue, but records outlive
+ * deployments, so a value of the wrong shape falls back to the default instead of
+ * failing a customer's job.
+ */
+import type { JobGraph, StepRecord } from '../domain/model';
+import type { BlobStore } from '../domain/ports';
+import type { PreflightReportLike } from '../domain/step-results';
+import { VALIDATE_PROFILE_CODES, type ValidateProfileCode } from '../../step-definitions/catalogue';
+import { latestPrecedingDone } from './task-graph';
+import { loadStepResult } from './step-result-store';
+
+export const DEFAULT_PROFILE_ID = 'default';
+
+const nonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+
+/** The latest preflight or repreflight before this step that finished. */
+export function precedingPreflight(graph: JobGraph, step: StepRecord): StepRecord | undefined {
+  return latestPrecedingDone(graph, step, ['preflight', 'repreflight']);
+}
+
+/**
+ * The preflight profile a step applies: its own `params.profileId`, else the one
+ * the latest preceding preflight applied (so `repreflight` and `autofix` use the
+ * profile the file was checked against), else `default`.
+ */
+export function resolveProfileId(graph: JobGraph, step: StepRecord): string {
+  if (nonEmptyString(step.params?.profileId)) return step.params.profileId;
+  const earlier = precedingPreflight(graph, step)?.runtimeParams?.profileId;
+  return nonEmptyString(earlier) ? earlier : DEFAULT_PROFILE_ID;
+}
+
+/** `params.items` when it is a list of fix ids; null means "not given" (the engine then chooses). */
+export function fixItems(step: StepRecord): string[] | null {
+  const items = step.params?.items;
+  return Array.isArray(items) ? items.filter(nonEmptyString) : null;
+}
+
+/** The fixes the latest preceding preflight recommended, or null when none ran. */
+export async function recommendedFixes(blobs: BlobStore, graph: JobGraph, step: StepRecord): Promise<string[] | null> {
+  const earlier = precedingPreflight(graph, step);
+  if (!earlier) return null;
+  const report = (await loadStepResult(blobs, earlier)) as Partial<PreflightReportLike> | null;
+  return Array.isArray(report?.recommendedFixes) ? report.recommendedFixes.filter(nonEmptyString) : null;
+}
+
+const isProfileCode = (v: unknown): v is ValidateProfileCode => (VALIDATE_PROFILE_CODES as readonly unknown[]).includes(v);
+
+/** `params.profile` as a list of codes: a code or an array of codes; default `auto`; duplicates dropped. */
+export function validateProfiles(step: StepRecord): ValidateProfileCode[] {
+  const raw = step.params?.profile;
+  const list = (Array.isArray(raw) ? raw : [raw]).filter(isProfileCode);
+  return list.length > 0 ? [...new Set(list)] : ['auto'];
+}

@@ -1,0 +1,218 @@
+/**
+ * The shape every step worker shares (states Preflight, Autofix, Validate,
+ * Previews; input `{ jobId, accountId, taskId, step: { stepId, type, index } }`).
+ * A worker only says how its engine turns the input file into a result; this
+ * runner decides whether the step runs at all, moves it through its statuses,
+ * moves files between storage and a private /tmp directory, stores outputs under
+ * fixed keys and records the audit trail.
+ *
+ * Retries are safe: a terminal step is left as it is; a step found `running` (an
+ * attempt that died) is run again and overwrites the same keys; every status
+ * change is a conditional write that loses quietly when the record moved on.
+ * A task is never left `running` by a failed step: an unprocessable file ends the
+ * step and task in `error` and returns normally; an unexpected exception is
+ * recorded the same way and rethrown so Step Functions sees it too.
+ */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FileType, JobGraph, JobRecord, Outcome, StepRecord, StoredArtifact, TaskRecord } from '../domain/model';
+import { isTerminal } from '../domain/model';
+import { UnprocessableFileError } from '../domain/errors';
+import { stepOutputKey } from '../domain/blob-keys';
+import { iso } from '../domain/ids';
+import { services, type Services } from '../platform/services';
+import { acceptsFileType, skipReason, type WorkerName } from '../../step-definitions/catalogue';
+import { findStep, findTask, inputFileOf } from './task-graph';
+import { audit, EARLIER_STEP_FAILED, failStepAndTask, skipStep } from './task-records';
+import { placeStepResult } from './step-result-store';
+import { errorName, unexpectedStepReason } from './failure-reasons';
+import { withScratchDir } from './scratch-dir';
+import { elapsedSince, logInvocation } from './invocation-log';
+import { splitFileName } from './artifact-names';
+
+export interface StepInvocation {
+  jobId: string;
+  accountId: string;
+  taskId: string;
+  step: { stepId: string; type: string; index: number };
+}
+
+export interface StepWorkInput {
+  services: Services;
+  graph: JobGraph;
+  job: JobRecord;
+  task: TaskRecord;
+  step: StepRecord;
+  /** Accepted by this step type (the runner skipped the step otherwise). */
+  fileType: FileType;
+  /** The file the step works on, as the preceding steps left it. */
+  inputFile: StoredArtifact;
+  /** That file, downloaded. */
+  inputPath: string;
+  /** A private directory for outputs; removed after the step. */
+  workDir: string;
+}
+
+export interface StepOutputFile {
+  /** The local file to store. */
+  path: string;
+  /** Its name under the step's key prefix: fixed per output, so a re-run overwrites. */
+  keyName: string;
+  artifact: Omit<StoredArtifact, 'bucket' | 'key' | 'sizeBytes'>;
+  /** This file is the task's file from now on (autofix's fixed file). */
+  becomesCurrentFile?: boolean;
+}
+
+export interface StepWorkResult {
+  outcome: Outcome;
+  /** The step result of lambdas/domain/step-results.ts for this type. */
+  result: unknown;
+  runtimeParams: Record<string, unknown>;
+  outputs: StepOutputFile[];
+  /** One sentence for the audit log ("… finished: fail, 2 errors, 1 warning."). */
+  summary: string;
+}
+
+export interface StepWorker {
+  name: WorkerName;
+  run(input: StepWorkInput): Promise<StepWorkResult>;
+}
+
+export interface StepRunSummary {
+  stepId: string;
+  status: string;
+  outcome: Outcome | null;
+}
+
+export async function runStep(event: StepInvocation, worker: StepWorker): Promise<StepRunSummary> {
+  const startedAt = Date.now();
+  const stepId = typeof event.step?.stepId === 'string' ? event.step.stepId : undefined;
+  const log = (result: string, outcome?: Outcome | null, error?: string): void =>
+    logInvocation({ worker: worker.name, jobId: event.jobId, taskId: event.taskId, stepId, result, outcome, durationMs: elapsedSince(startedAt), ...(error ? { error } : {}) });
+  const s = services();
+
+  const graph = await s.jobs.getGraphById(event.jobId);
+  const task = graph ? findTask(graph, event.taskId) : undefined;
+  const step = graph && task ? findStep(graph, task.id, event.step ?? {}) : undefined;
+  if (!graph || !task || !step) {
+    log('missing');
+    return { stepId: stepId ?? '', status: 'missing', outcome: null };
+  }
+  const summary = (status: string, outcome: Outcome | null = null): StepRunSummary => ({ stepId: step.id, status, outcome });
+
+  if (isTerminal(step.status)) {
+    log(`already-${step.status}`, step.outcome);
+    return summary(step.status, step.outcome);
+  }
+  if (task.status !== 'running') {
+    // `error`: an earlier step (or the source) failed. A finished task cannot
+    // have a pending step (the finaliser skips them), but skipping is right there too.
+    await skipStep(s, step, EARLIER_STEP_FAILED);
+    log('skipped');
+    return summary('skipped');
+  }
+  const fileType = task.fileType ?? 'other';
+  if (!acceptsFileType(step.type, fileType)) {
+    await skipStep(s, step, skipReason(step.type, fileType));
+    log('skipped');
+    return summary('skipped');
+  }
+
+  const started = await startStep(s, step);
+  if (!started) {
+    log('moved-on');
+    return summary('moved-on');
+  }
+  try {
+    const done = await withScratchDir(worker.name, (workDir) => execute(s, graph, task, started, worker, workDir));
+    log(done ? 'done' : 'moved-on', done?.outcome ?? null);
+    return summary(done ? 'done' : 'moved-on', done?.outcome ?? null);
+  } catch (err) {
+    if (isUnprocessable(err)) {
+      await failStepAndTask(s, started, err.message);
+      log('error');
+      return summary('error');
+    }
+    try {
+      await failStepAndTask(s, started, unexpectedStepReason(step.type, err));
+    } catch {
+      /* StepFailed records it when the store answers again */
+    }
+    log('error', null, errorName(err));
+    throw err;
+  }
+}
+
+/** By name as well: a worker thread or bundle may hold its own copy of the class. */
+function isUnprocessable(err: unknown): err is Error {
+  return err instanceof UnprocessableFileError || (err instanceof Error && err.name === 'UnprocessableFileError');
+}
+
+/** pending → running; a step already `running` is an earlier attempt that died, run again. */
+async function startStep(s: Services, step: StepRecord): Promise<StepRecord | null> {
+  if (step.status === 'running') {
+    await audit(s, step.jobId, step.taskId, 'step.retried', `The ${step.type} step is run again after an interrupted attempt.`, step.id);
+    return step;
+  }
+  const startedIso = iso(s.clock.now());
+  const ok = await s.jobs.transitionStep(step.jobId, step.id, ['pending'], 'running', { started: startedIso });
+  if (!ok) return null;
+  await audit(s, step.jobId, step.taskId, 'step.started', `The ${step.type} step started.`, step.id);
+  return { ...step, status: 'running', started: startedIso };
+}
+
+async function execute(
+  s: Services,
+  graph: JobGraph,
+  task: TaskRecord,
+  step: StepRecord,
+  worker: StepWorker,
+  workDir: string,
+): Promise<{ outcome: Outcome } | null> {
+  const inputFile = inputFileOf(graph, task, step);
+  if (!inputFile) throw new Error(`task ${task.id} has no ingested source`);
+  const ext = splitFileName(inputFile.fileName).ext;
+  const inputPath = join(workDir, ext ? `input.${ext}` : 'input');
+  await s.blobs.downloadToFile(inputFile.key, inputPath);
+
+  const work = await worker.run({ services: s, graph, job: graph.job, task, step, fileType: task.fileType ?? 'other', inputFile, inputPath, workDir });
+
+  const accountId = graph.job.accountId;
+  const outputs: StoredArtifact[] = [];
+  let newCurrentFile: StoredArtifact | null = null;
+  for (const output of work.outputs) {
+    const key = stepOutputKey(accountId, step.jobId, step.taskId, step.id, output.keyName);
+    const { size } = await stat(output.path);
+    await s.blobs.putFile(key, output.path, output.artifact.mimeType);
+    const artifact: StoredArtifact = { ...output.artifact, bucket: s.blobs.bucket, key, sizeBytes: size };
+    outputs.push(artifact);
+    if (output.becomesCurrentFile) newCurrentFile = artifact;
+  }
+  const placed = await placeStepResult(s.blobs, accountId, step, work.result);
+
+  const ended = s.clock.now();
+  const finished = await s.jobs.transitionStep(step.jobId, step.id, ['running'], 'done', {
+    outcome: work.outcome,
+    outputs,
+    runtimeParams: work.runtimeParams,
+    result: placed.result,
+    resultKey: placed.resultKey,
+    ended: iso(ended),
+    duration: step.started ? Math.max(0, ended.getTime() - Date.parse(step.started)) : null,
+    reason: null,
+  });
+  // Lost to a failure recorded meanwhile (a timeout's StepFailed, an abandoned
+  // job's finaliser): that record stands; the files written are orphans under the
+  // job's prefix and go when the job is deleted.
+  if (!finished) return null;
+  // The step is done whatever happens next: a failure of these bookkeeping writes
+  // must not turn it into a task error. Later steps derive their input from the
+  // finished steps (task-graph.ts) and the finaliser re-syncs currentFile.
+  try {
+    if (newCurrentFile) await s.jobs.patchTask(step.jobId, step.taskId, { currentFile: newCurrentFile });
+    await audit(s, step.jobId, step.taskId, 'step.finished', work.summary, step.id);
+  } catch (err) {
+    logInvocation({ worker: worker.name, jobId: step.jobId, taskId: step.taskId, stepId: step.id, result: 'bookkeeping-failed', durationMs: 0, error: errorName(err) });
+  }
+  return { outcome: work.outcome };
+}

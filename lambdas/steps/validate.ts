@@ -1,0 +1,49 @@
+/**
+ * Validate worker (state `Validate`): checks the current file's conformance with
+ * the PDF/A and PDF/UA profiles of `params.profile` (default `auto`: what the
+ * file claims). Stores the per-profile result inline and as a
+ * `validation-report` artifact the customer can download.
+ */
+import '../platform/polyfills';
+import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import type { ValidateStepResult } from '../domain/step-results';
+import { validate } from '../engine/validate';
+import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import { validateProfiles } from './step-params';
+import { derivedFileName } from './artifact-names';
+import { sourceFileName } from './task-graph';
+
+export const validateWorker: StepWorker = {
+  name: 'validate',
+  async run({ task, step, inputPath, workDir }) {
+    const profiles = validateProfiles(step);
+    const checked = await validate({ path: inputPath, profiles });
+    const result: ValidateStepResult = { compliant: checked.compliant, profiles: checked.profiles };
+    const reportPath = join(workDir, 'validation-report.json');
+    await writeFile(reportPath, JSON.stringify(result));
+    const names = checked.profiles.map((p) => p.matched ?? p.requested).join(', ');
+    return {
+      outcome: checked.outcome,
+      result,
+      runtimeParams: { profile: profiles },
+      outputs: [
+        {
+          path: reportPath,
+          keyName: 'validation-report.json',
+          artifact: {
+            kind: 'report',
+            role: 'validation-report',
+            mimeType: 'application/json',
+            fileName: derivedFileName(sourceFileName(task), 'validation-report', 'json'),
+          },
+        },
+      ],
+      summary: `The validate step finished with outcome ${checked.outcome} (${names}: ${checked.compliant ? 'compliant' : 'not compliant'}).`,
+    };
+  },
+};
+
+export function handler(event: StepInvocation): Promise<StepRunSummary> {
+  return runStep(event, validateWorker);
+}

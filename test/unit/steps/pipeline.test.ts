@@ -1,0 +1,185 @@
+/**
+ * The workers as the job pipeline runs them: the real state machine definition
+ * (step-definitions/job-pipeline.asl.json) under aws-local-stepfunctions, with
+ * each Task state handled by the worker that CDK wires to it. This pins the
+ * contract between the ASL and the workers: ingest's `{ ok }`, a thrown step
+ * reaching StepFailed, RecordFailure's input, Finalise always ending the job.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { StateMachine } from 'aws-local-stepfunctions';
+import { setServices } from '../../../lambdas/platform/services';
+import { startTestServices, type TestServices } from '../../support/test-services';
+import { WORKERS } from '../../../step-definitions/workers';
+import type { PipelineInput } from '../../../lambdas/domain/ports';
+import type { JobGraph } from '../../../lambdas/domain/model';
+import type { PreflightReportLike } from '../../../lambdas/domain/step-results';
+import { handler as ingest } from '../../../lambdas/steps/ingest';
+import { handler as preflight } from '../../../lambdas/steps/preflight';
+import { handler as autofix } from '../../../lambdas/steps/autofix';
+import { handler as validate } from '../../../lambdas/steps/validate';
+import { handler as previews } from '../../../lambdas/steps/previews';
+import { handler as recordFailure } from '../../../lambdas/steps/record-failure';
+import { handler as finalise } from '../../../lambdas/steps/finalise';
+import { runStep, type StepInvocation, type StepWorker } from '../../../lambdas/steps/step-runner';
+import { loadStepResult } from '../../../lambdas/steps/step-result-store';
+import { buildPdf, pngBytes } from '../../support/pdf-fixtures';
+import { createTestJob, reload, taskView } from './support/job-fixture';
+
+const definitionText = readFileSync(new URL('../../../step-definitions/job-pipeline.asl.json', import.meta.url), 'utf8');
+const definition = JSON.parse(
+  definitionText.replace(/\$\{(\w+)FunctionArn\}/g, (_m, key: string) => `arn:aws:lambda:us-east-1:000000000000:function:proofline-local-${key}`),
+);
+
+type Handler = (input: any) => Promise<any>;
+const WORKER_HANDLERS: Record<keyof typeof WORKERS, Handler | null> = {
+  ingest,
+  preflight,
+  autofix,
+  validate,
+  previews,
+  recordFailure,
+  finalise,
+  webhookCaller: null,
+};
+
+function localHandlers(overrides: Record<string, Handler> = {}): Record<string, Handler> {
+  const byState: Record<string, Handler> = {};
+  for (const [id, spec] of Object.entries(WORKERS)) {
+    const handler = WORKER_HANDLERS[id as keyof typeof WORKERS];
+    if (handler) for (const state of spec.stateNames) byState[state] = handler;
+  }
+  return { ...byState, ...overrides };
+}
+
+function pipelineInput(graph: JobGraph): PipelineInput {
+  return {
+    jobId: graph.job.id,
+    accountId: graph.job.accountId,
+    tasks: graph.tasks.map((task) => ({
+      taskId: task.id,
+      steps: graph.steps.filter((s) => s.taskId === task.id).map((s) => ({ stepId: s.id, type: s.type, index: s.index })),
+    })),
+  };
+}
+
+async function runPipeline(graph: JobGraph, overrides: Record<string, Handler> = {}): Promise<JobGraph> {
+  const machine = new StateMachine(definition, { validationOptions: { checkArn: false } });
+  await machine.run(pipelineInput(graph) as never, { overrides: { taskResourceLocalHandlers: localHandlers(overrides) as never, retryIntervalOverrides: { Finalise: 0 } } }).result;
+  return reload(t.services, graph.job.id);
+}
+
+let t: TestServices;
+let server: http.Server;
+let base: string;
+let fixable: Uint8Array;
+
+beforeAll(async () => {
+  vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  t = await startTestServices({ config: { networkMode: 'local' } });
+  setServices(t.services);
+  fixable = await buildPdf({ pages: 1, documentJavaScript: 'app.alert("hi")' });
+  server = http.createServer((req, res) => {
+    if (req.url === '/card.pdf') res.end(Buffer.from(fixable));
+    else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolve) => server?.close(resolve));
+  setServices(undefined);
+  await t?.stop();
+});
+
+describe('the workers under the job pipeline state machine', () => {
+  it('runs every task through its steps, skips what does not apply, and ends the job terminal once', async () => {
+    const graph = await createTestJob(t.services, {
+      webhook: true,
+      tasks: [
+        {
+          locator: { kind: 'url', url: `${base}/card.pdf` },
+          name: null,
+          steps: [{ type: 'preflight' }, { type: 'autofix' }, { type: 'repreflight' }, { type: 'previews', params: { format: 'png', dpi: 36 } }],
+        },
+        { bytes: await pngBytes(), name: 'photo.png', steps: [{ type: 'validate', params: { profile: '2b' } }, { type: 'previews', params: { format: 'png', width: 64 } }] },
+        { locator: { kind: 'url', url: `${base}/gone.pdf` }, steps: [{ type: 'preflight' }] },
+      ],
+    });
+    const published = t.events.published.length;
+    const after = await runPipeline(graph);
+
+    const pdf = taskView(after, 0);
+    expect(pdf.task).toMatchObject({ status: 'done', fileType: 'pdf' });
+    expect(pdf.steps.map((s) => [s.type, s.status, s.outcome])).toEqual([
+      ['preflight', 'done', expect.any(String)],
+      ['autofix', 'done', 'fixed'],
+      ['repreflight', 'done', expect.any(String)],
+      ['previews', 'done', 'na'],
+    ]);
+    const [before, again] = [pdf.steps[0]!, pdf.steps[2]!];
+    const jsFindings = async (step: typeof before) =>
+      ((await loadStepResult(t.services.blobs, step)) as PreflightReportLike).findings.filter((f) => /javascript|action/i.test(f.checkId));
+    expect((await jsFindings(before)).length).toBeGreaterThan(0);
+    expect(await jsFindings(again)).toEqual([]);
+    expect(again.runtimeParams!.profileId).toBe(before.runtimeParams!.profileId);
+    expect(pdf.task.outcome).toBe(again.outcome);
+    expect(pdf.task.currentFile).toEqual(pdf.steps[1]!.outputs[0]);
+
+    const png = taskView(after, 1);
+    expect(png.task).toMatchObject({ status: 'done', outcome: 'na', fileType: 'raster' });
+    expect(png.steps.map((s) => s.status)).toEqual(['skipped', 'done']);
+
+    const missing = taskView(after, 2);
+    expect(missing.task).toMatchObject({ status: 'error', reason: 'The source URL answered HTTP 404.' });
+    expect(missing.steps[0]).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/^Not run/) });
+
+    expect(after.job).toMatchObject({ status: 'done', outcome: 'mixed', canProceed: false });
+    expect(t.events.published.slice(published)).toEqual([{ jobId: graph.job.id, accountId: graph.job.accountId, status: 'done', outcome: 'mixed', hasWebhook: true }]);
+    for (const task of after.tasks) {
+      const times = (after.audit[task.id] ?? []).map((a) => a.at);
+      expect([...times].sort()).toEqual(times);
+    }
+  });
+
+  it('records a step that throws through StepFailed, skips the rest of its task, and still finalises', async () => {
+    const crashing: StepWorker = {
+      name: 'validate',
+      async run() {
+        throw new RangeError('Invalid typed array length: 4294967296');
+      },
+    };
+    const graph = await createTestJob(t.services, {
+      tasks: [{ bytes: await buildPdf(), steps: [{ type: 'validate' }, { type: 'previews' }] }],
+    });
+    const stepFailed = vi.fn(recordFailure);
+    const after = await runPipeline(graph, { Validate: (input: StepInvocation) => runStep(input, crashing), StepFailed: stepFailed });
+
+    expect(stepFailed).toHaveBeenCalledTimes(1);
+    expect(stepFailed.mock.calls[0]![0]).toMatchObject({ jobId: graph.job.id, step: { type: 'validate' }, failure: { Error: expect.any(String) } });
+    const { task, steps } = taskView(after, 0);
+    const reason = 'The validate step failed unexpectedly (RangeError).';
+    expect(steps[0]).toMatchObject({ status: 'error', reason });
+    expect(steps[1]).toMatchObject({ status: 'skipped', reason: 'Not run: an earlier step of this task failed.' });
+    expect(task).toMatchObject({ status: 'error', reason });
+    expect(after.job).toMatchObject({ status: 'error', outcome: null, canProceed: false });
+  });
+
+  it('records a timed-out ingest through IngestFailed and ends the job', async () => {
+    const graph = await createTestJob(t.services, { tasks: [{ locator: { kind: 'url', url: `${base}/card.pdf` }, steps: [{ type: 'preflight' }] }] });
+    const timedOut = async () => {
+      throw Object.assign(new Error('Task timed out after 300.00 seconds'), { name: 'Sandbox.Timedout' });
+    };
+    const after = await runPipeline(graph, { Ingest: timedOut });
+    const { task, steps } = taskView(after, 0);
+    expect(task).toMatchObject({ status: 'error', reason: 'The source could not be retrieved within 300 s.' });
+    expect(steps[0]!.status).toBe('skipped');
+    expect(after.job.status).toBe('error');
+  });
+});

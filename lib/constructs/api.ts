@@ -1,0 +1,164 @@
+/**
+ * The public HTTP API: an API Gateway REST API with one method and one Lambda
+ * per entry of ROUTES (lambdas/api/routes.ts), the token authoriser in front of
+ * every `auth: true` route, stage throttling, and Gateway Responses that put the
+ * gateway's own errors into the contract's shape (./gateway-responses.ts).
+ *
+ * Revocation must take effect within 60 s (API.md §8). The only cache of a
+ * key's verdict is the gateway's authoriser cache (per token); its TTL is also
+ * given to the functions as AUTH_CACHE_TTL_SECONDS, the value the local runtime
+ * emulates that cache with, so both behave alike.
+ */
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import {
+  AuthorizationType,
+  EndpointType,
+  IdentitySource,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  AccessLogFormat,
+  MethodLoggingLevel,
+  RestApi,
+  TokenAuthorizer,
+  type IResource,
+} from 'aws-cdk-lib/aws-apigateway';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { AUTHORIZER_ENTRY, ROUTES, routeEntry, type RouteSpec } from '../../lambdas/api/routes';
+import type { EntryResolver } from '../paths';
+import { addGatewayResponses } from './gateway-responses';
+import { HouseFunction } from './house-function';
+import { addMethodNotAllowed } from './method-not-allowed';
+import type { Storage } from './storage';
+
+/** API.md §8: a revoked key stops working within this. */
+export const REVOCATION_DEADLINE_SECONDS = 60;
+
+export interface ApiProps {
+  storage: Storage;
+  /** The job pipeline the job-creating routes start and DELETE /jobs/{id} stops. */
+  pipeline: IStateMachine;
+  /** Stage name, the first path segment of ApiUrl; default `v1`. */
+  stageName?: string;
+  /** Steady-state requests per second for the stage; default 100. */
+  throttlingRateLimit?: number;
+  /** Burst capacity for the stage; default 200. */
+  throttlingBurstLimit?: number;
+  /** How long the gateway caches the authoriser's verdict per token; default 30 s, at most 60. */
+  authCacheTtlSeconds?: number;
+  /**
+   * Access logs and execution logs of the stage. They need API Gateway's
+   * account-wide CloudWatch role, which this then creates (and keeps when the
+   * stack is deleted, as other APIs of the account may rely on it); default off.
+   */
+  accessLogs?: boolean;
+  logRetention?: RetentionDays;
+  resolveEntry?: EntryResolver;
+}
+
+const pascal = (kebab: string): string => kebab.replace(/(^|-)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase());
+
+export class Api extends Construct {
+  readonly restApi: RestApi;
+  readonly authorizerFunction: HouseFunction;
+  /** Route handler functions by ROUTES handler name (`create-job`). */
+  readonly handlers: Record<string, HouseFunction> = {};
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    const { bucket, table } = props.storage;
+    const authCacheTtl = props.authCacheTtlSeconds ?? 30;
+    if (!Number.isInteger(authCacheTtl) || authCacheTtl < 0 || authCacheTtl > REVOCATION_DEADLINE_SECONDS) {
+      throw new Error(
+        `authCacheTtlSeconds must be a whole number from 0 to ${REVOCATION_DEADLINE_SECONDS}, got ${authCacheTtl}: ` +
+          'a revoked key must stop working within that (API.md §8)',
+      );
+    }
+    const environment = {
+      TABLE_NAME: table.tableName,
+      BUCKET_NAME: bucket.bucketName,
+      STATE_MACHINE_ARN: props.pipeline.stateMachineArn,
+      NETWORK_MODE: 'cloud',
+      AUTH_CACHE_TTL_SECONDS: String(authCacheTtl),
+    };
+    const accessLogs = props.accessLogs ?? false;
+
+    this.restApi = new RestApi(this, 'RestApi', {
+      restApiName: `${Stack.of(this).stackName}-api`,
+      description: 'Proofline public API (see API.md).',
+      endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      cloudWatchRole: accessLogs,
+      ...(accessLogs ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
+      deployOptions: {
+        stageName: props.stageName ?? 'v1',
+        tracingEnabled: true,
+        metricsEnabled: true,
+        throttlingRateLimit: props.throttlingRateLimit ?? 100,
+        throttlingBurstLimit: props.throttlingBurstLimit ?? 200,
+        ...(accessLogs
+          ? {
+              loggingLevel: MethodLoggingLevel.ERROR,
+              dataTraceEnabled: false,
+              accessLogDestination: new LogGroupLogDestination(
+                new LogGroup(this, 'AccessLogs', {
+                  retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+                  removalPolicy: RemovalPolicy.DESTROY,
+                }),
+              ),
+              accessLogFormat: AccessLogFormat.jsonWithStandardFields(),
+            }
+          : {}),
+      },
+    });
+    addGatewayResponses(this.restApi);
+
+    this.authorizerFunction = new HouseFunction(this, 'AuthorizerFunction', {
+      entry: AUTHORIZER_ENTRY,
+      memoryMb: 512,
+      timeoutSeconds: 10,
+      logRetention: props.logRetention,
+      resolveEntry: props.resolveEntry,
+      environment,
+    });
+    table.grantReadData(this.authorizerFunction);
+    const authorizer = new TokenAuthorizer(this, 'SecretKeyAuthorizer', {
+      handler: this.authorizerFunction,
+      identitySource: IdentitySource.header('Authorization'),
+      resultsCacheTtl: Duration.seconds(authCacheTtl),
+    });
+
+    const methodsByResource = new Map<IResource, string[]>();
+    for (const route of ROUTES) {
+      const fn = this.routeFunction(route, environment, props);
+      const resource = this.restApi.root.resourceForPath(route.path);
+      resource.addMethod(route.method, new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }), {
+        operationName: pascal(route.handler),
+        ...(route.auth ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE }),
+      });
+      methodsByResource.set(resource, [...(methodsByResource.get(resource) ?? []), route.method]);
+    }
+    for (const [resource, methods] of methodsByResource) addMethodNotAllowed(resource, methods);
+  }
+
+  private routeFunction(route: RouteSpec, environment: Record<string, string>, props: ApiProps): HouseFunction {
+    const existing = this.handlers[route.handler];
+    if (existing) return existing;
+    const fn = new HouseFunction(this, `${pascal(route.handler)}Function`, {
+      entry: routeEntry(route),
+      memoryMb: route.memoryMb,
+      timeoutSeconds: route.timeoutSeconds,
+      logRetention: props.logRetention,
+      resolveEntry: props.resolveEntry,
+      environment,
+    });
+    // Every handler composes the same services; presigned URLs are signed with
+    // the function's own credentials, so it needs the object permissions itself.
+    props.storage.table.grantReadWriteData(fn);
+    props.storage.bucket.grantReadWrite(fn);
+    props.pipeline.grantStartExecution(fn);
+    props.pipeline.grantExecution(fn, 'states:StopExecution');
+    this.handlers[route.handler] = fn;
+    return fn;
+  }
+}

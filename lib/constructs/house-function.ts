@@ -1,0 +1,113 @@
+/**
+ * The one place our Lambda defaults live. Every route handler, the authoriser
+ * and every pipeline/webhook worker is a HouseFunction, so runtime, architecture,
+ * tracing, logging and bundling never drift between functions.
+ *
+ * - nodejs22.x on ARM64 (Graviton), X-Ray active tracing, JSON logs kept a month.
+ * - ESM output (index.mjs): file-type and other dependencies are ESM-only. The
+ *   banner recreates `require`, `__filename` and `__dirname`, which CommonJS
+ *   dependencies inside an ESM bundle still call (esbuild renames any bundled
+ *   module's own declarations of these names, so the banner cannot clash).
+ * - The AWS SDK is bundled, not taken from the runtime, so the deployed code
+ *   runs the SDK versions of the lock file, as every test did.
+ * - Native modules stay external and ship as linux-arm64 builds; pdfjs data
+ *   files are copied in (see ../bundling/runtime-files.ts).
+ */
+import { Duration, RemovalPolicy, Size, Stack } from 'aws-cdk-lib';
+import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { defaultEntryResolver, LOCK_FILE, REPO_ROOT, type EntryResolver } from '../paths';
+import {
+  assertVendoredModules,
+  PDFJS_ASSETS_DIR_IN_LAMBDA,
+  runtimeFilesCommands,
+  type RuntimeFiles,
+} from '../bundling/runtime-files';
+
+export const HOUSE_RUNTIME = Runtime.NODEJS_22_X;
+export const HOUSE_ARCHITECTURE = Architecture.ARM_64;
+
+/** Makes CommonJS globals exist in the ESM bundle. */
+export const ESM_REQUIRE_BANNER = [
+  "import { createRequire as __plCreateRequire } from 'node:module';",
+  "import { fileURLToPath as __plFileURLToPath } from 'node:url';",
+  "import { dirname as __plDirname } from 'node:path';",
+  'const require = __plCreateRequire(import.meta.url);',
+  'const __filename = __plFileURLToPath(import.meta.url);',
+  'const __dirname = __plDirname(__filename);',
+].join(' ');
+
+export interface HouseFunctionProps {
+  /** Handler module relative to the repository root (`lambdas/api/health.ts`); it exports `handler`. */
+  entry: string;
+  memoryMb: number;
+  timeoutSeconds: number;
+  /** /tmp size; Lambda's default is 512 MB. */
+  ephemeralStorageMb?: number;
+  environment?: Record<string, string>;
+  /** Native modules and data files to ship next to the bundle (WorkerSpec.nativeModules/assets). */
+  runtimeFiles?: Partial<RuntimeFiles>;
+  description?: string;
+  /** Default one month. */
+  logRetention?: RetentionDays;
+  /** Tests only: where to find entries that do not exist yet. */
+  resolveEntry?: EntryResolver;
+}
+
+export class HouseFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: HouseFunctionProps) {
+    const runtimeFiles: RuntimeFiles = {
+      nativeModules: props.runtimeFiles?.nativeModules ?? [],
+      assets: props.runtimeFiles?.assets ?? [],
+    };
+    if (runtimeFiles.nativeModules.length > 0 && Stack.of(scope).bundlingRequired) {
+      assertVendoredModules(runtimeFiles.nativeModules);
+    }
+    // A log group we own, rather than the one Lambda creates on first run, so
+    // retention is set from the start and the group leaves with the stack.
+    const logGroup = new LogGroup(scope, `${id}Logs`, {
+      retention: props.logRetention ?? RetentionDays.ONE_MONTH,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    super(scope, id, {
+      entry: (props.resolveEntry ?? defaultEntryResolver)(props.entry),
+      handler: 'handler',
+      projectRoot: REPO_ROOT,
+      depsLockFilePath: LOCK_FILE,
+      description: props.description ?? props.entry,
+      runtime: HOUSE_RUNTIME,
+      architecture: HOUSE_ARCHITECTURE,
+      tracing: Tracing.ACTIVE,
+      memorySize: props.memoryMb,
+      timeout: Duration.seconds(props.timeoutSeconds),
+      ephemeralStorageSize: Size.mebibytes(props.ephemeralStorageMb ?? 512),
+      logGroup,
+      loggingFormat: LoggingFormat.JSON,
+      environment: {
+        NODE_OPTIONS: '--enable-source-maps',
+        ...(runtimeFiles.assets.includes('pdfjs') ? { PDFJS_ASSETS_DIR: PDFJS_ASSETS_DIR_IN_LAMBDA } : {}),
+        ...props.environment,
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // Only the native modules stay outside the bundle; they are copied in below.
+        externalModules: [...runtimeFiles.nativeModules],
+        logLevel: LogLevel.ERROR,
+        commandHooks: {
+          beforeBundling: () => [],
+          beforeInstall: () => [],
+          afterBundling: (inputDir, outputDir) => runtimeFilesCommands(inputDir, outputDir, runtimeFiles),
+        },
+      },
+    });
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Job-terminal events and webhook delivery: a custom EventBridge bus the
+ * finaliser publishes on, a rule with exactly JOB_TERMINAL_PATTERN (the same
+ * object the local runtime's bus evaluates) that invokes the webhook caller, and
+ * the retry state machine from step-definitions/webhook-retries.asl.json.
+ *
+ * The caller starts the retry machine and the machine invokes the caller: a
+ * circular reference in CloudFormation. It is broken by naming the machine
+ * deterministically, so the caller's environment and grant use an ARN built
+ * from the name instead of a reference to the machine.
+ */
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { JOB_TERMINAL_PATTERN } from '../../step-definitions/events';
+import { WORKERS } from '../../step-definitions/workers';
+import type { EntryResolver } from '../paths';
+import { AslStateMachine } from './asl-state-machine';
+import { HouseFunction } from './house-function';
+import type { Storage } from './storage';
+
+export const WEBHOOK_RETRIES_ASL = 'step-definitions/webhook-retries.asl.json';
+
+export interface JobEventsProps {
+  storage: Storage;
+  /** WEBHOOK_RETRY_SCHEDULE for the caller (comma-separated seconds); default the contract's. */
+  webhookRetrySchedule?: readonly number[];
+  logRetention?: RetentionDays;
+  resolveEntry?: EntryResolver;
+}
+
+/** State machine names allow 80 characters; stack names up to 128. */
+export const webhookStateMachineName = (stackName: string): string => `${stackName.slice(0, 60)}-webhook-retries`;
+
+export class JobEvents extends Construct {
+  readonly bus: EventBus;
+  readonly webhookCaller: HouseFunction;
+  readonly webhookStateMachine: StateMachine;
+  readonly terminalRule: Rule;
+
+  constructor(scope: Construct, id: string, props: JobEventsProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+    const { table, bucket } = props.storage;
+
+    this.bus = new EventBus(this, 'Bus', { description: 'Proofline job events (job terminal → webhooks).' });
+
+    const machineName = webhookStateMachineName(stack.stackName);
+    const machineArn = stack.formatArn({
+      service: 'states',
+      resource: 'stateMachine',
+      resourceName: machineName,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+
+    const spec = WORKERS.webhookCaller;
+    this.webhookCaller = new HouseFunction(this, `${spec.key}Function`, {
+      entry: spec.entry,
+      memoryMb: spec.memoryMb,
+      timeoutSeconds: spec.timeoutSeconds,
+      ephemeralStorageMb: spec.ephemeralStorageMb,
+      runtimeFiles: { nativeModules: spec.nativeModules, assets: spec.assets },
+      logRetention: props.logRetention,
+      resolveEntry: props.resolveEntry,
+      environment: {
+        TABLE_NAME: table.tableName,
+        BUCKET_NAME: bucket.bucketName,
+        WEBHOOK_STATE_MACHINE_ARN: machineArn,
+        // Webhook URLs are customers' input: https only, never private addresses.
+        NETWORK_MODE: 'cloud',
+        ...(props.webhookRetrySchedule ? { WEBHOOK_RETRY_SCHEDULE: props.webhookRetrySchedule.join(',') } : {}),
+      },
+    });
+    // Reads the job and the account's signing secret, records each delivery.
+    table.grantReadWriteData(this.webhookCaller);
+    StateMachine.fromStateMachineName(this, 'WebhookRetriesByName', machineName).grantStartExecution(this.webhookCaller);
+
+    this.webhookStateMachine = new AslStateMachine(this, 'WebhookRetries', {
+      aslFile: WEBHOOK_RETRIES_ASL,
+      functions: { webhookCaller: this.webhookCaller },
+      stateMachineName: machineName,
+      logRetention: props.logRetention,
+    }).stateMachine;
+
+    this.terminalRule = new Rule(this, 'JobTerminalToWebhook', {
+      description: 'Delivers the job.completed webhook of a terminal job that has one.',
+      eventBus: this.bus,
+      eventPattern: {
+        source: [...JOB_TERMINAL_PATTERN.source],
+        detailType: [...JOB_TERMINAL_PATTERN['detail-type']],
+        detail: JOB_TERMINAL_PATTERN.detail,
+      },
+      targets: [new LambdaFunction(this.webhookCaller)],
+    });
+  }
+}

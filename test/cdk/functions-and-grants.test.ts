@@ -1,0 +1,189 @@
+/**
+ * The Lambda functions and their IAM grants as synthesized (bundling skipped,
+ * one synth for the file): house defaults, sizes from the spec tables,
+ * environment, and least-privilege permissions.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { AUTHORIZER_ENTRY, ROUTES, routeEntry } from '../../lambdas/api/routes';
+import { WORKERS, type WorkerId } from '../../step-definitions/workers';
+import { synthProofline, TEST_ENV } from './support/synth';
+import {
+  actionsOf,
+  allowedActions,
+  functionIdByEntry,
+  mentions,
+  refId,
+  resource,
+  resourcesOfType,
+  roleIdOfFunction,
+  statementsOfRole,
+  statementsWith,
+  type CfnResource,
+  type IamStatement,
+} from './support/template-queries';
+
+let template: Template;
+let functions: [string, CfnResource][];
+let tableId: string;
+let bucketId: string;
+let pipelineId: string;
+
+const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry)];
+
+beforeAll(() => {
+  ({ template } = synthProofline());
+  functions = resourcesOfType(template, 'AWS::Lambda::Function');
+  [tableId] = resourcesOfType(template, 'AWS::DynamoDB::Table')[0]!;
+  [bucketId] = resourcesOfType(template, 'AWS::S3::Bucket')[0]!;
+  [pipelineId] = resourcesOfType(template, 'AWS::StepFunctions::StateMachine').find(([id]) => id.startsWith('PipelineJobPipeline'))!;
+});
+
+const envOf = (entry: string): Record<string, unknown> =>
+  resource(template, functionIdByEntry(template, entry)).Properties.Environment.Variables;
+
+describe('Lambda functions', () => {
+  it('are exactly one per route handler, the authoriser and one per worker', () => {
+    expect(functions.map(([, f]) => f.Properties.Description).sort()).toEqual([...ALL_ENTRIES].sort());
+  });
+
+  it.each(ALL_ENTRIES)('%s runs on nodejs22.x, arm64, with X-Ray tracing and source maps', (entry) => {
+    const fn = resource(template, functionIdByEntry(template, entry));
+    expect(fn.Properties.Runtime).toBe('nodejs22.x');
+    expect(fn.Properties.Architectures).toEqual(['arm64']);
+    expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+    expect(fn.Properties.Handler).toBe('index.handler');
+    expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+  });
+
+  it('log to their own groups, kept for one month, in JSON', () => {
+    for (const [, fn] of functions) {
+      const groupId = refId(fn.Properties.LoggingConfig.LogGroup);
+      expect(groupId).toBeDefined();
+      expect(resource(template, groupId!).Properties.RetentionInDays).toBe(30);
+      expect(fn.Properties.LoggingConfig.LogFormat).toBe('JSON');
+    }
+  });
+
+  it.each(Object.entries(WORKERS))('worker %s gets the memory, timeout and /tmp of its WorkerSpec', (_, spec) => {
+    const fn = resource(template, functionIdByEntry(template, spec.entry));
+    expect(fn.Properties.MemorySize).toBe(spec.memoryMb);
+    expect(fn.Properties.Timeout).toBe(spec.timeoutSeconds);
+    expect(fn.Properties.EphemeralStorage).toEqual({ Size: spec.ephemeralStorageMb });
+  });
+
+  it('tells the functions that read pdfjs data files where they are deployed', () => {
+    for (const spec of Object.values(WORKERS)) {
+      const env = envOf(spec.entry);
+      if (spec.assets.includes('pdfjs')) expect(env.PDFJS_ASSETS_DIR, spec.entry).toBe('/var/task/pdfjs');
+      else expect(env.PDFJS_ASSETS_DIR, spec.entry).toBeUndefined();
+    }
+  });
+
+  it('holds ingest and the webhook caller, which fetch customers’ URLs, to the cloud network rules', () => {
+    expect(envOf(WORKERS.ingest.entry).NETWORK_MODE).toBe('cloud');
+    expect(envOf(WORKERS.webhookCaller.entry).NETWORK_MODE).toBe('cloud');
+  });
+
+  it('gives every function the table and bucket names', () => {
+    for (const entry of ALL_ENTRIES) {
+      expect(Object.keys(envOf(entry)), entry).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME']));
+    }
+  });
+
+  it('tells the finaliser which bus to announce terminal jobs on', () => {
+    const [busId] = resourcesOfType(template, 'AWS::Events::EventBus')[0]!;
+    expect(refId(envOf(WORKERS.finalise.entry).EVENT_BUS_NAME)).toBe(busId);
+  });
+
+  it('tells the webhook caller the retry machine’s ARN, built from the machine’s fixed name', () => {
+    const machine = resourcesOfType(template, 'AWS::StepFunctions::StateMachine').find(([id]) => id.startsWith('EventsWebhookRetries'))!;
+    const name = machine[1].Properties.StateMachineName as string;
+    expect(name).toBe('Proofline-webhook-retries');
+    expect(envOf(WORKERS.webhookCaller.entry).WEBHOOK_STATE_MACHINE_ARN).toBe(
+      `arn:aws:states:${TEST_ENV.region}:${TEST_ENV.account}:stateMachine:${name}`,
+    );
+  });
+});
+
+const statementsOf = (entry: string): IamStatement[] =>
+  statementsOfRole(template, roleIdOfFunction(template, functionIdByEntry(template, entry)));
+
+const TABLE_WRITES = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'];
+const TABLE_READS = ['dynamodb:GetItem', 'dynamodb:Query'];
+
+function expectTableAccess(entry: string, write: boolean): void {
+  const statements = statementsOf(entry);
+  for (const action of TABLE_READS) expect(statementsWith(statements, action).some((s) => mentions(s.Resource, tableId)), `${entry} ${action}`).toBe(true);
+  for (const action of TABLE_WRITES) {
+    expect(statementsWith(statements, action).some((s) => mentions(s.Resource, tableId)), `${entry} ${action}`).toBe(write);
+  }
+}
+
+function expectBucketAccess(entry: string, access: 'none' | 'read' | 'readWrite'): void {
+  const statements = statementsOf(entry);
+  const on = (action: string): boolean => statementsWith(statements, action).some((s) => mentions(s.Resource, bucketId));
+  expect(on('s3:GetObject*'), `${entry} reads`).toBe(access !== 'none');
+  expect(on('s3:PutObject'), `${entry} writes`).toBe(access === 'readWrite');
+  expect(on('s3:DeleteObject*'), `${entry} deletes`).toBe(access === 'readWrite');
+}
+
+describe('IAM grants', () => {
+  it('never allow a wildcard action', () => {
+    const statements = resourcesOfType(template, 'AWS::IAM::Policy').flatMap(([, p]) => p.Properties.PolicyDocument.Statement as IamStatement[]);
+    expect(statements.length).toBeGreaterThan(0);
+    const wildcards = statements.flatMap(actionsOf).filter((a) => a === '*' || a.endsWith(':*'));
+    expect(wildcards).toEqual([]);
+  });
+
+  it.each([...new Set(ROUTES.map(routeEntry))])('let route function %s read and write the table and the bucket', (entry) => {
+    expectTableAccess(entry, true);
+    expectBucketAccess(entry, 'readWrite');
+  });
+
+  it.each([...new Set(ROUTES.map(routeEntry))])('let route function %s start job executions and stop them', (entry) => {
+    const statements = statementsOf(entry);
+    const start = statementsWith(statements, 'states:StartExecution');
+    expect(start.some((s) => mentions(s.Resource, pipelineId))).toBe(true);
+    const stop = statementsWith(statements, 'states:StopExecution');
+    // Executions have their own ARNs: arn:…:execution:<machine name>:*, derived from the machine.
+    expect(stop.some((s) => mentions(s.Resource, pipelineId) && JSON.stringify(s.Resource).includes(':execution:'))).toBe(true);
+  });
+
+  it('let the authoriser only read the table, and nothing else of ours', () => {
+    expectTableAccess(AUTHORIZER_ENTRY, false);
+    expectBucketAccess(AUTHORIZER_ENTRY, 'none');
+    const actions = [...allowedActions(statementsOf(AUTHORIZER_ENTRY))];
+    expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:'))).toEqual([]);
+  });
+
+  const FILE_WRITERS: WorkerId[] = ['ingest', 'preflight', 'autofix', 'validate', 'previews'];
+  it.each(FILE_WRITERS)('let worker %s read and write the table and the bucket', (id) => {
+    expectTableAccess(WORKERS[id].entry, true);
+    expectBucketAccess(WORKERS[id].entry, 'readWrite');
+  });
+
+  it.each(['recordFailure', 'finalise'] as WorkerId[])('let worker %s write the table but only read files', (id) => {
+    expectTableAccess(WORKERS[id].entry, true);
+    expectBucketAccess(WORKERS[id].entry, 'read');
+  });
+
+  it('let the finaliser put events on our bus, and nobody else', () => {
+    const [busId] = resourcesOfType(template, 'AWS::Events::EventBus')[0]!;
+    for (const entry of [AUTHORIZER_ENTRY, ...ROUTES.map(routeEntry), ...Object.values(WORKERS).map((w) => w.entry)]) {
+      const puts = statementsWith(statementsOf(entry), 'events:PutEvents');
+      if (entry === WORKERS.finalise.entry) expect(puts.some((s) => mentions(s.Resource, busId))).toBe(true);
+      else expect(puts, entry).toEqual([]);
+    }
+  });
+
+  it('let the webhook caller write the table and start the retry machine, by its fixed ARN', () => {
+    const entry = WORKERS.webhookCaller.entry;
+    expectTableAccess(entry, true);
+    expectBucketAccess(entry, 'none');
+    const starts = statementsWith(statementsOf(entry), 'states:StartExecution');
+    expect(starts.map((s) => s.Resource)).toEqual([
+      `arn:aws:states:${TEST_ENV.region}:${TEST_ENV.account}:stateMachine:Proofline-webhook-retries`,
+    ]);
+  });
+});

@@ -1,0 +1,117 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { TABLE_SCHEMA } from '../../lambdas/adapters/aws/table-schema';
+import { UPLOAD_OBJECT_TAG } from '../../lambdas/domain/blob-keys';
+import { synthProofline } from './support/synth';
+import { getAttId, refId, resourcesOfType, type CfnResource } from './support/template-queries';
+
+let template: Template;
+let bucket: [string, CfnResource];
+let table: [string, CfnResource];
+
+beforeAll(() => {
+  ({ template } = synthProofline());
+  bucket = resourcesOfType(template, 'AWS::S3::Bucket')[0]!;
+  table = resourcesOfType(template, 'AWS::DynamoDB::Table')[0]!;
+});
+
+describe('the files bucket', () => {
+  it('is private, encrypted and owned by the bucket owner', () => {
+    expect(bucket[1].Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(bucket[1].Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+    expect(bucket[1].Properties.OwnershipControls.Rules).toEqual([{ ObjectOwnership: 'BucketOwnerEnforced' }]);
+  });
+
+  it('refuses every request that is not over TLS', () => {
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: bucket[0] },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+        ]),
+      },
+    });
+  });
+
+  it('expires unused uploads by their tag, whatever account prefix they sit under', () => {
+    const rules = bucket[1].Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
+    expect(rules).toContainEqual(
+      expect.objectContaining({
+        Status: 'Enabled',
+        TagFilters: [{ Key: UPLOAD_OBJECT_TAG.key, Value: UPLOAD_OBJECT_TAG.value }],
+        ExpirationInDays: 3,
+      }),
+    );
+    // No rule may expire by prefix: job files share the account prefix with uploads.
+    expect(rules.filter((r) => r.ExpirationInDays !== undefined && r.TagFilters === undefined)).toEqual([]);
+  });
+
+  it('is kept when the stack is deleted, by default', () => {
+    expect(bucket[1].DeletionPolicy).toBe('Retain');
+  });
+
+  it('allows browser origins on presigned URLs only when configured', () => {
+    expect(bucket[1].Properties.CorsConfiguration).toBeUndefined();
+    const withCors = synthProofline({ stackProps: { corsAllowedOrigins: ['https://shop.example'] } }).template;
+    withCors.hasResourceProperties('AWS::S3::Bucket', {
+      CorsConfiguration: {
+        CorsRules: [Match.objectLike({ AllowedOrigins: ['https://shop.example'], AllowedMethods: Match.arrayWith(['POST', 'GET']) })],
+      },
+    });
+  });
+});
+
+describe('the records table', () => {
+  it('has the shared key schema and the gsi1 index projecting everything', () => {
+    const p = table[1].Properties;
+    expect(p.KeySchema).toEqual([
+      { AttributeName: TABLE_SCHEMA.partitionKey, KeyType: 'HASH' },
+      { AttributeName: TABLE_SCHEMA.sortKey, KeyType: 'RANGE' },
+    ]);
+    expect(p.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: TABLE_SCHEMA.gsi1.name,
+        KeySchema: [
+          { AttributeName: TABLE_SCHEMA.gsi1.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_SCHEMA.gsi1.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+  });
+
+  it('bills per request, recovers to a point in time and expires items by their TTL attribute', () => {
+    const p = table[1].Properties;
+    expect(p.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(p.TimeToLiveSpecification).toEqual({ AttributeName: TABLE_SCHEMA.ttlAttribute, Enabled: true });
+  });
+
+  it('is kept when the stack is deleted, by default, and destroyed with the bucket when asked', () => {
+    expect(table[1].DeletionPolicy).toBe('Retain');
+    const disposable = synthProofline({ stackProps: { retainData: false } }).template;
+    expect(resourcesOfType(disposable, 'AWS::DynamoDB::Table')[0]![1].DeletionPolicy).toBe('Delete');
+    expect(resourcesOfType(disposable, 'AWS::S3::Bucket')[0]![1].DeletionPolicy).toBe('Delete');
+  });
+});
+
+describe('stack outputs', () => {
+  it('name everything the keys CLI and the e2e suite look up', () => {
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'TableName', 'BucketName', 'StateMachineArn', 'EventBusName']));
+    expect(refId(outputs.TableName!.Value)).toBe(table[0]);
+    expect(refId(outputs.BucketName!.Value)).toBe(bucket[0]);
+    const [pipelineId] = resourcesOfType(template, 'AWS::StepFunctions::StateMachine').find(([id]) => id.startsWith('PipelineJobPipeline'))!;
+    expect(refId(outputs.StateMachineArn!.Value)).toBe(pipelineId);
+    const [busId] = resourcesOfType(template, 'AWS::Events::EventBus')[0]!;
+    expect(refId(outputs.EventBusName!.Value) ?? getAttId(outputs.EventBusName!.Value)).toBe(busId);
+    const [apiId] = resourcesOfType(template, 'AWS::ApiGateway::RestApi')[0]!;
+    expect(JSON.stringify(outputs.ApiUrl!.Value)).toContain(`"${apiId}"`);
+    expect(JSON.stringify(outputs.ApiUrl!.Value)).toContain('.execute-api.');
+  });
+});

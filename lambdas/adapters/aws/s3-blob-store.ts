@@ -19,7 +19,11 @@ import {
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { BlobStore } from '../../domain/ports';
+import { UPLOAD_OBJECT_TAG } from '../../domain/blob-keys';
 import { attachmentDisposition } from './content-disposition';
+
+/** S3's POST `tagging` field: the XML tag set applied to the uploaded object. */
+const UPLOAD_TAGGING_XML = `<Tagging><TagSet><Tag><Key>${UPLOAD_OBJECT_TAG.key}</Key><Value>${UPLOAD_OBJECT_TAG.value}</Value></Tag></TagSet></Tagging>`;
 
 /** DeleteObjects takes at most this many keys. */
 export const DELETE_OBJECTS_MAX = 1000;
@@ -130,7 +134,11 @@ export function createS3BlobStore({ client, bucket, batchDeletes = true, pageSiz
 
     async copy(fromKey, toKey) {
       // One CopyObject handles objects up to 5 GB; sources are capped at 500 MiB.
-      await client.send(new CopyObjectCommand({ Bucket: bucket, Key: toKey, CopySource: copySource(bucket, fromKey) }));
+      // REPLACE with no tags: the copy must not inherit the upload tag, or the
+      // bucket's lifecycle rule would expire the job's source with the upload.
+      await client.send(
+        new CopyObjectCommand({ Bucket: bucket, Key: toKey, CopySource: copySource(bucket, fromKey), TaggingDirective: 'REPLACE' }),
+      );
     },
 
     async delete(key) {
@@ -176,8 +184,10 @@ export function createS3BlobStore({ client, bucket, batchDeletes = true, pageSiz
       const { url, fields } = await createPresignedPost(client, {
         Bucket: bucket,
         Key: key,
-        Conditions: [['content-length-range', 1, maxBytes], { key }, ['eq', '$Content-Type', contentType]],
-        Fields: { 'Content-Type': contentType },
+        // The tag marks the object as an upload, which the bucket's lifecycle
+        // rule expires (upload keys share no prefix to expire by).
+        Conditions: [['content-length-range', 1, maxBytes], { key }, ['eq', '$Content-Type', contentType], { tagging: UPLOAD_TAGGING_XML }],
+        Fields: { 'Content-Type': contentType, tagging: UPLOAD_TAGGING_XML },
         Expires: expiresInSeconds,
       });
       return { url, fields };

@@ -28,7 +28,8 @@ export async function api<T = any>(method: string, path: string, opts: RequestOp
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(new URL(path, t.baseUrl), { method, headers, body });
+  // Relative to the base URL, so a stage path (API Gateway's `…/v1/`) is kept.
+  const res = await fetch(new URL(path.replace(/^\//, ''), t.baseUrl), { method, headers, body });
   const text = await res.text();
   let parsed: any = undefined;
   try {

@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  CopyObjectCommand,
   DeleteObjectsCommand,
   HeadObjectCommand,
   ListObjectsCommand,
@@ -118,6 +119,24 @@ describe('presigned URLs', () => {
     const expiresIn = Date.parse(policy.expiration) - before;
     expect(expiresIn).toBeGreaterThan(3598_000);
     expect(expiresIn).toBeLessThanOrEqual(3601_000);
+  });
+
+  it('tags the uploaded object as an upload, so the bucket lifecycle rule can expire it', async () => {
+    const post = await blobs.presignPost('acct/uploads/upload_2', { maxBytes: 10, contentType: 'application/pdf', expiresInSeconds: 60 });
+    const tagging = '<Tagging><TagSet><Tag><Key>proofline-object</Key><Value>upload</Value></Tag></TagSet></Tagging>';
+    expect(post.fields.tagging).toBe(tagging);
+    const policy = JSON.parse(Buffer.from(post.fields.Policy!, 'base64').toString()) as { conditions: unknown[] };
+    expect(policy.conditions).toContainEqual({ tagging });
+  });
+});
+
+describe('copying an upload into a job', () => {
+  it('drops the upload tag on the copy, so the job source does not expire with the upload', async () => {
+    s3.on(CopyObjectCommand).resolves({});
+    await blobs.copy('acct/uploads/upload_1', 'acct/jobs/job_1/task_1/source/a.pdf');
+    const input = s3.commandCalls(CopyObjectCommand)[0]!.args[0].input;
+    expect(input).toMatchObject({ Bucket: 'files', Key: 'acct/jobs/job_1/task_1/source/a.pdf', TaggingDirective: 'REPLACE' });
+    expect(input.Tagging).toBeUndefined();
   });
 });
 

@@ -1,0 +1,87 @@
+/**
+ * Autofix: applies fixes to a PDF and writes the result to `outPath` when
+ * anything changed. Which fixes: the explicit `items` when given, else the fixes
+ * the preceding preflight recommended, else the profile's default fixes. The
+ * input file is never modified; the output is re-opened before it is reported,
+ * so a fix can never hand on a file that does not load.
+ */
+import { writeFile } from 'node:fs/promises';
+import { UnprocessableFileError } from '../../domain/errors';
+import type { OrderContext } from '../../domain/model';
+import { findFix, findPreflightProfile, PREFLIGHT_PROFILES } from '../catalog';
+import { openPdfBytes, openPdfFile } from '../core/load-pdf';
+import type { Fix } from './fix';
+import { removeActions } from './fix-actions';
+import { normalizeBoxes } from './fix-boxes';
+
+export interface AutofixInput {
+  path: string;
+  outPath: string;
+  items: string[] | null;
+  recommended: string[] | null;
+  profileId: string;
+  context: OrderContext | null;
+}
+
+export interface AutofixResult {
+  changed: boolean;
+  applied: { fixId: string; count: number; pages: number[] }[];
+  skipped: { fixId: string; reason: string }[];
+  runtimeParams: Record<string, unknown>;
+}
+
+/** Implementations by fix id; the catalogue (catalog.ts FIXES) describes them. */
+const FIX_IMPLEMENTATIONS: Record<string, Fix> = {
+  'boxes.normalize': normalizeBoxes,
+  'actions.remove': (doc) => removeActions(doc),
+};
+
+export async function autofix(input: AutofixInput): Promise<AutofixResult> {
+  const profile = findPreflightProfile(input.profileId);
+  if (!profile) {
+    throw new UnprocessableFileError(
+      `There is no preflight profile "${input.profileId}" (available: ${PREFLIGHT_PROFILES.map((p) => p.id).join(', ')}); GET /profiles lists them.`,
+    );
+  }
+  const source = input.items ? 'items' : input.recommended ? 'recommended' : 'profile';
+  const requested = [...new Set(input.items ?? input.recommended ?? profile.defaultFixes)];
+
+  const pdf = await openPdfFile(input.path);
+  const applied: AutofixResult['applied'] = [];
+  const skipped: AutofixResult['skipped'] = [];
+  for (const fixId of requested) {
+    const fix = FIX_IMPLEMENTATIONS[fixId];
+    if (!fix || !findFix(fixId)) {
+      skipped.push({ fixId, reason: `There is no fix "${fixId}"; GET /profiles lists the available fixes.` });
+      continue;
+    }
+    const outcome = fix(pdf.doc, input.context);
+    if (outcome.count > 0) applied.push({ fixId, count: outcome.count, pages: outcome.pages });
+    else skipped.push({ fixId, reason: 'Nothing to change: the file already meets what this fix ensures.' });
+  }
+
+  const changed = applied.length > 0;
+  if (changed) {
+    // Classic cross-reference tables: readable by every workflow, and required by PDF/A-1.
+    const bytes = await pdf.doc.save({ useObjectStreams: false, updateFieldAppearances: false });
+    await openPdfBytes(bytes).catch((e: unknown) => {
+      throw new Error(`autofix produced a PDF that does not load again: ${e instanceof Error ? e.message : String(e)}`);
+    });
+    await writeFile(input.outPath, bytes);
+  }
+
+  return {
+    changed,
+    applied,
+    skipped,
+    runtimeParams: {
+      profileId: profile.id,
+      fixes: requested,
+      fixesFrom: source,
+      ...(input.context?.artworkSize ? { artworkSize: input.context.artworkSize } : {}),
+      ...(input.context?.bleed ? { bleed_mm: input.context.bleed.required_mm } : {}),
+      // Saving a file that was only owner-password protected writes it decrypted.
+      ...(changed && pdf.encryption ? { encryptionRemoved: true } : {}),
+    },
+  };
+}

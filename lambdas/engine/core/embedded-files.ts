@@ -1,0 +1,89 @@
+/**
+ * Files embedded in a PDF (ISO 32000-1 7.11.4): the EmbeddedFiles name tree of
+ * the catalog and the file specifications of FileAttachment annotations. PDF/A
+ * restricts them per part (none in A-1, only PDF/A in A-2, described ones in A-3
+ * and A-4), so each is described with the keys those rules look at, and an
+ * embedded PDF is opened far enough to read which PDF/A part it claims.
+ */
+import { PDFDict, PDFDocument, PDFStream, ParseSpeeds, type PDFContext } from '@cantoo/pdf-lib';
+import { nameTreeLeaves } from './actions';
+import { findPdfSignature } from './file-header';
+import { getDict, getName, getText, has, name, resolve, resolvedItems, streamBytes, textOf } from './pdf-objects';
+import { readXmp } from './xmp';
+
+export interface EmbeddedFileInfo {
+  /** Name in the EmbeddedFiles tree, or the annotation's file name. */
+  name: string;
+  source: 'names' | 'annotation';
+  page: number | null;
+  hasF: boolean;
+  hasUF: boolean;
+  afRelationship: string | null;
+  /** Subtype of the embedded file stream: its MIME type (`application/pdf`). */
+  mimeType: string | null;
+  sizeBytes: number | null;
+  isPdf: boolean;
+  /** PDF/A claim of an embedded PDF (`2b`), null when none or not a PDF. */
+  pdfaClaim: string | null;
+}
+
+/** Embedded PDFs larger than this are not opened to read their claim. */
+const MAX_INSPECTED_BYTES = 64 * 1024 * 1024;
+
+export async function readEmbeddedFiles(doc: PDFDocument): Promise<EmbeddedFileInfo[]> {
+  const ctx = doc.context;
+  const out: EmbeddedFileInfo[] = [];
+  const catalog = doc.catalog as PDFDict;
+  const tree = getDict(getDict(catalog, 'Names'), 'EmbeddedFiles');
+  if (tree) {
+    for (const leaf of nameTreeLeaves(ctx, tree)) {
+      const names = resolvedItems(ctx, leaf.get(name('Names')));
+      for (let i = 0; i + 1 < names.length; i += 2) {
+        const spec = names[i + 1];
+        const label = textOf(names[i]) ?? 'embedded file';
+        if (spec instanceof PDFDict) out.push(await describe(ctx, spec, label, 'names', null));
+      }
+    }
+  }
+  const pages = doc.getPages();
+  for (let i = 0; i < pages.length; i++) {
+    for (const annot of resolvedItems(ctx, pages[i]!.node.get(name('Annots')))) {
+      if (!(annot instanceof PDFDict) || getName(annot, 'Subtype') !== 'FileAttachment') continue;
+      const spec = resolve(ctx, annot.get(name('FS')));
+      if (spec instanceof PDFDict && has(spec, 'EF')) out.push(await describe(ctx, spec, getText(spec, 'UF') ?? getText(spec, 'F') ?? 'attachment', 'annotation', i + 1));
+    }
+  }
+  return out;
+}
+
+async function describe(ctx: PDFContext, spec: PDFDict, label: string, source: EmbeddedFileInfo['source'], page: number | null): Promise<EmbeddedFileInfo> {
+  const ef = getDict(spec, 'EF');
+  const fileObj = resolve(ctx, ef?.get(name('UF')) ?? ef?.get(name('F')));
+  const file = fileObj instanceof PDFStream ? fileObj : undefined;
+  const bytes = file ? streamBytes(file) : null;
+  const isPdf = bytes !== null && findPdfSignature(bytes.subarray(0, 1024)) >= 0;
+  return {
+    name: label,
+    source,
+    page,
+    hasF: has(spec, 'F'),
+    hasUF: has(spec, 'UF'),
+    afRelationship: getName(spec, 'AFRelationship') ?? null,
+    mimeType: file ? (getName(file.dict, 'Subtype') ?? null) : null,
+    sizeBytes: bytes?.length ?? null,
+    isPdf,
+    pdfaClaim: isPdf && bytes ? await pdfaClaimOf(bytes) : null,
+  };
+}
+
+async function pdfaClaimOf(bytes: Uint8Array): Promise<string | null> {
+  if (bytes.length > MAX_INSPECTED_BYTES) return null;
+  try {
+    const inner = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: false, updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
+    const pdfa = readXmp(inner).pdfa;
+    if (!pdfa?.part) return null;
+    return `${pdfa.part.value}${(pdfa.conformance?.value ?? '').toLowerCase()}`;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Bytes → a pdf-lib document, leniently. Every engine opens PDFs here, so there
+ * is one place that decides what counts as unreadable and what a customer is
+ * told about it. Anything wrong with the file ends in UnprocessableFileError with
+ * a sentence meant for the customer; other exceptions are our own faults.
+ *
+ * Encrypted files: PDFs with only an owner password (restrictions, no password
+ * to open) are decrypted with the empty user password and processed; a file
+ * that needs a password to open cannot be inspected and is refused.
+ */
+import { readFile } from 'node:fs/promises';
+import { ParseSpeeds, PDFDict, PDFDocument } from '@cantoo/pdf-lib';
+import { UnprocessableFileError } from '../../domain/errors';
+import { readFileHeader, type FileHeader } from './file-header';
+import { getName, getNumber, resolve } from './pdf-objects';
+
+export interface EncryptionInfo {
+  /** Security handler (`Standard`). */
+  filter: string | null;
+  /** Algorithm version V and revision R of the Standard handler. */
+  version: number | null;
+  revision: number | null;
+  /** Key length in bits when stated. */
+  keyBits: number | null;
+  /** The P flags as an unsigned bit set (ISO 32000-1 Table 22). */
+  permissions: number | null;
+  printingAllowed: boolean | null;
+}
+
+export interface OpenedPdf {
+  doc: PDFDocument;
+  /** The file's bytes; engines read the header and raw structure from them. */
+  bytes: Uint8Array;
+  header: FileHeader;
+  /** Null when the file is not encrypted. */
+  encryption: EncryptionInfo | null;
+}
+
+const DAMAGED = 'The PDF could not be read because its internal structure is damaged; export it again from the application that made it.';
+
+export async function openPdfFile(path: string): Promise<OpenedPdf> {
+  const bytes = new Uint8Array(await readFile(path));
+  return openPdfBytes(bytes);
+}
+
+export async function openPdfBytes(bytes: Uint8Array): Promise<OpenedPdf> {
+  const header = readFileHeader(bytes);
+  if (header.offset < 0) {
+    throw new UnprocessableFileError('The file is not a PDF: it has no %PDF- header.');
+  }
+
+  // Every PDF has at least one indirect object; without one there is nothing to
+  // parse, and pdf-lib would crawl through the whole file byte by byte first.
+  if (indexOf(bytes, 'endobj') < 0) throw new UnprocessableFileError(DAMAGED);
+  const parseBytes = withoutTrailingJunk(bytes);
+
+  let doc: PDFDocument;
+  try {
+    doc = await withoutStackTraces(() =>
+      PDFDocument.load(parseBytes, {
+        ignoreEncryption: true,
+        throwOnInvalidObject: false,
+        updateMetadata: false,
+        // Parse without yielding between objects: the engines run in workers that
+        // do nothing else, and yielding makes large files several times slower.
+        parseSpeed: ParseSpeeds.Fastest,
+      }),
+    );
+  } catch {
+    throw new UnprocessableFileError(DAMAGED);
+  }
+
+  const encryptDict = resolve(doc.context, doc.context.trailerInfo.Encrypt);
+  let encryption: EncryptionInfo | null = null;
+  if (encryptDict !== undefined) {
+    encryption = describeEncryption(encryptDict instanceof PDFDict ? encryptDict : undefined);
+    doc = await decryptWithoutPassword(parseBytes, encryption);
+  }
+
+  assertHasPages(doc);
+  return { doc, bytes, header, encryption };
+}
+
+async function decryptWithoutPassword(bytes: Uint8Array, encryption: EncryptionInfo): Promise<PDFDocument> {
+  if (encryption.filter !== null && encryption.filter !== 'Standard') {
+    throw new UnprocessableFileError(
+      `The PDF is encrypted with the "${encryption.filter}" security handler (certificates or DRM), which cannot be opened without its key; send an unprotected file.`,
+    );
+  }
+  try {
+    // An empty password opens files protected by an owner password only.
+    return await withoutStackTraces(() =>
+      PDFDocument.load(bytes, {
+        password: '',
+        throwOnInvalidObject: false,
+        updateMetadata: false,
+        parseSpeed: ParseSpeeds.Fastest,
+      }),
+    );
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : '';
+    if (/password/i.test(msg)) {
+      throw new UnprocessableFileError('The PDF is protected by a password that is needed to open it; remove the password and send the file again.');
+    }
+    throw new UnprocessableFileError('The PDF is encrypted in a way that cannot be decrypted; remove the protection and send the file again.');
+  }
+}
+
+/**
+ * pdf-lib's lenient parser recovers from damage by trying (and failing) to read
+ * an object header at every byte of a damaged region, throwing an Error each
+ * time. Capturing a stack trace for each is most of that cost: without them
+ * damaged files parse about four times faster. Nothing else runs meanwhile in a
+ * worker, and the limit is restored even when parsing fails.
+ */
+async function withoutStackTraces<T>(fn: () => Promise<T>): Promise<T> {
+  const previous = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return await fn();
+  } finally {
+    Error.stackTraceLimit = previous;
+  }
+}
+
+/**
+ * The bytes up to the last %%EOF marker (and its end-of-line). Whatever follows
+ * it is not part of any revision of the document (mail or upload tools sometimes
+ * append data), and pdf-lib would otherwise crawl through it.
+ */
+export function withoutTrailingJunk(bytes: Uint8Array): Uint8Array {
+  const eof = lastIndexOf(bytes, '%%EOF');
+  if (eof < 0) return bytes;
+  let end = eof + 5;
+  if (bytes[end] === 0x0d) end++;
+  if (bytes[end] === 0x0a) end++;
+  return end >= bytes.length ? bytes : bytes.subarray(0, end);
+}
+
+const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+const indexOf = (b: Uint8Array, s: string) => asBuffer(b).indexOf(s, 0, 'latin1');
+const lastIndexOf = (b: Uint8Array, s: string) => asBuffer(b).lastIndexOf(s, undefined, 'latin1');
+
+function describeEncryption(dict: PDFDict | undefined): EncryptionInfo {
+  const p = getNumber(dict, 'P');
+  const permissions = p === undefined ? null : p >>> 0;
+  return {
+    filter: getName(dict, 'Filter') ?? null,
+    version: getNumber(dict, 'V') ?? null,
+    revision: getNumber(dict, 'R') ?? null,
+    keyBits: getNumber(dict, 'Length') ?? null,
+    permissions,
+    // Bit 3 (value 4) permits printing.
+    printingAllowed: permissions === null ? null : (permissions & 4) !== 0,
+  };
+}
+
+function assertHasPages(doc: PDFDocument): void {
+  let count: number;
+  try {
+    count = doc.getPageCount();
+    if (count > 0) doc.getPages();
+  } catch {
+    throw new UnprocessableFileError(DAMAGED);
+  }
+  if (count === 0) {
+    throw new UnprocessableFileError('The PDF has no readable pages; it may be truncated or damaged. Export it again and send the complete file.');
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * What a page paints from: its content streams (one or several, joined), the
+ * resources they use (inherited through the page tree when the page has none),
+ * and its annotations' appearance streams. Shared by the content scan and the
+ * resource walk.
+ */
+import { PDFDict, PDFStream, type PDFContext } from '@cantoo/pdf-lib';
+import { getDict, name, resolve, resolvedItems, streamBytes } from './pdf-objects';
+
+/** Page resources, inherited from the page tree when the page has none. */
+export function inheritedResources(context: PDFContext, page: PDFDict): PDFDict | undefined {
+  const seen = new Set<PDFDict>();
+  let node: PDFDict | undefined = page;
+  while (node && !seen.has(node)) {
+    seen.add(node);
+    const r = getDict(node, 'Resources');
+    if (r) return r;
+    const parent = resolve(context, node.get(name('Parent')));
+    node = parent instanceof PDFDict ? parent : undefined;
+  }
+  return undefined;
+}
+
+/** A page's content: one stream or an array of streams, joined (splits fall between tokens). */
+export function contentBytes(context: PDFContext, contents: ReturnType<PDFDict['get']>): Uint8Array | null {
+  const parts: Uint8Array[] = [];
+  for (const item of resolvedItems(context, contents)) {
+    if (!(item instanceof PDFStream)) continue;
+    const b = streamBytes(item);
+    if (b === null) return null;
+    parts.push(b, NEWLINE);
+  }
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
+}
+const NEWLINE = new Uint8Array([0x0a]);
+
+/** Normal appearance streams of a page's annotations (a stream, or one per appearance state). */
+export function appearanceStreams(context: PDFContext, page: PDFDict): PDFStream[] {
+  const out: PDFStream[] = [];
+  for (const annot of resolvedItems(context, page.get(name('Annots')))) {
+    if (!(annot instanceof PDFDict)) continue;
+    const n = resolve(context, getDict(annot, 'AP')?.get(name('N')));
+    if (n instanceof PDFStream) out.push(n);
+    else if (n instanceof PDFDict) {
+      for (const [, v] of n.entries()) {
+        const s = resolve(context, v);
+        if (s instanceof PDFStream) out.push(s);
+      }
+    }
+  }
+  return out;
+}
+
+/** Every font dictionary in a resource dictionary's Font entry. */
+export function fontsOf(context: PDFContext, resources: PDFDict | undefined): PDFDict[] {
+  const out: PDFDict[] = [];
+  const fonts = getDict(resources, 'Font');
+  if (!fonts) return out;
+  for (const [, v] of fonts.entries()) {
+    const f = resolve(context, v);
+    if (f instanceof PDFDict) out.push(f);
+  }
+  return out;
+}

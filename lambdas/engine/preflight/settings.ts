@@ -1,0 +1,102 @@
+/**
+ * A profile's checks with the order context applied (API.md §6): the context
+ * narrows thresholds the profile already has (required bleed, artwork size, page
+ * count) and never adds a check. What was applied is returned as the step's
+ * runtimeParams so the customer sees exactly which numbers were used.
+ */
+import { UnprocessableFileError } from '../../domain/errors';
+import type { OrderContext } from '../../domain/model';
+import { findPreflightProfile, FIXES, PREFLIGHT_PROFILES, type PreflightProfileInfo } from '../catalog';
+import type { Severity } from './findings';
+
+export type Thresholds = Record<string, number | string | boolean>;
+
+export interface PreflightSettings {
+  profile: PreflightProfileInfo;
+  /** Check id → severity ('off' for disabled checks). */
+  severity(checkId: string): Severity | 'off';
+  /** Thresholds of an active check; undefined when the check is off or inactive. */
+  thresholds(checkId: string): Thresholds | undefined;
+  fixFor(checkId: string): string | null;
+  checkOrder: string[];
+  runtimeParams: Record<string, unknown>;
+}
+
+const positive = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
+const nonNegative = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
+
+export function resolveSettings(profileId: string, context: OrderContext | null): PreflightSettings {
+  const profile = findPreflightProfile(profileId);
+  if (!profile) {
+    const known = PREFLIGHT_PROFILES.map((p) => p.id).join(', ');
+    throw new UnprocessableFileError(`There is no preflight profile "${profileId}" (available: ${known}); GET /profiles lists them.`);
+  }
+
+  const applied = new Map<string, Thresholds>();
+  for (const c of profile.checks) {
+    if (c.severity !== 'off') applied.set(c.id, { ...(c.thresholds ?? {}) });
+  }
+  const contextApplied: string[] = [];
+  const contextIgnored: string[] = [];
+
+  // Context-only checks stay inactive without the matching context.
+  const artwork = context?.artworkSize;
+  const artW = positive(artwork?.width_mm);
+  const artH = positive(artwork?.height_mm);
+  for (const id of ['artwork.size-mismatch', 'artwork.aspect-mismatch']) {
+    const t = applied.get(id);
+    if (!t) continue;
+    if (artW && artH) Object.assign(t, { width_mm: artW, height_mm: artH });
+    else applied.delete(id);
+  }
+  if (artwork) {
+    const used = artW !== undefined && artH !== undefined && [...applied.keys()].some((id) => id.startsWith('artwork.'));
+    (used ? contextApplied : contextIgnored).push('artworkSize');
+  }
+
+  const pc = context?.pageCount;
+  const min = nonNegative(pc?.min);
+  const max = nonNegative(pc?.max);
+  const pageCheck = applied.get('document.page-count');
+  if (pageCheck && (min !== undefined || max !== undefined)) {
+    if (min !== undefined) pageCheck.min = min;
+    if (max !== undefined) pageCheck.max = max;
+    contextApplied.push('pageCount');
+  } else {
+    applied.delete('document.page-count');
+    if (pc) contextIgnored.push('pageCount');
+  }
+
+  const bleed = nonNegative(context?.bleed?.required_mm);
+  const bleedCheck = applied.get('bleed.insufficient');
+  if (bleed !== undefined && bleedCheck) {
+    bleedCheck.required_mm = bleed;
+    contextApplied.push('bleed');
+  } else if (context?.bleed) contextIgnored.push('bleed');
+
+  // No check of the profile uses these yet (safety margins need content geometry;
+  // file count is judged per job, not per file).
+  if (context?.safety) contextIgnored.push('safety');
+  if (context?.fileCount) contextIgnored.push('fileCount');
+
+  const severities = new Map(profile.checks.map((c) => [c.id, c.severity] as const));
+  const fixByCheck = new Map<string, string>();
+  for (const fix of FIXES) for (const checkId of fix.resolves) if (!fixByCheck.has(checkId)) fixByCheck.set(checkId, fix.id);
+
+  const thresholds: Record<string, Thresholds> = {};
+  for (const [id, t] of applied) if (Object.keys(t).length > 0) thresholds[id] = t;
+
+  return {
+    profile,
+    severity: (id) => (applied.has(id) ? (severities.get(id) ?? 'off') : 'off'),
+    thresholds: (id) => applied.get(id),
+    fixFor: (id) => fixByCheck.get(id) ?? null,
+    checkOrder: profile.checks.map((c) => c.id),
+    runtimeParams: {
+      profileId: profile.id,
+      thresholds,
+      ...(contextApplied.length ? { contextApplied } : {}),
+      ...(contextIgnored.length ? { contextIgnored } : {}),
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { VALIDATE_PROFILE_CODES } from '../../../step-definitions/catalogue';
+import { findFix, findPreflightProfile, FIXES, PREFLIGHT_PROFILES, VALIDATE_PROFILES } from '../../../lambdas/engine/catalog';
+import { PDF_MESSAGES } from '../../../lambdas/engine/preflight/pdf-checks';
+import { RASTER_MESSAGES } from '../../../lambdas/engine/preflight/raster';
+
+describe('engine catalogue', () => {
+  it('lists only the preflight profiles that exist: default', () => {
+    expect(PREFLIGHT_PROFILES.map((p) => p.id)).toEqual(['default']);
+    expect(findPreflightProfile('default')?.name).toBeTruthy();
+    expect(findPreflightProfile('nope')).toBeUndefined();
+  });
+
+  it('describes every validate code of the step catalogue, each as partial coverage', () => {
+    expect(VALIDATE_PROFILES.map((p) => p.code)).toEqual([...VALIDATE_PROFILE_CODES]);
+    for (const p of VALIDATE_PROFILES) expect(p.coverage).toBe('partial');
+  });
+
+  it('has a customer message for every check of every profile', () => {
+    for (const profile of PREFLIGHT_PROFILES) {
+      for (const check of profile.checks) {
+        expect(PDF_MESSAGES[check.id] ?? RASTER_MESSAGES[check.id], check.id).toBeTypeOf('function');
+      }
+    }
+  });
+
+  it('only offers fixes that exist and only resolves checks that exist', () => {
+    const checkIds = new Set(PREFLIGHT_PROFILES.flatMap((p) => p.checks.map((c) => c.id)));
+    for (const profile of PREFLIGHT_PROFILES) for (const fixId of profile.defaultFixes) expect(findFix(fixId), fixId).toBeDefined();
+    for (const fix of FIXES) for (const checkId of fix.resolves) expect(checkIds.has(checkId), checkId).toBe(true);
+  });
+});

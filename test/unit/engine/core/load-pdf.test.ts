@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { UnprocessableFileError } from '../../../../lambdas/domain/errors';
+import { openPdfBytes, openPdfFile } from '../../../../lambdas/engine/core/load-pdf';
+import { buildPdf, corruptPdf, garbageAfterHeader, pngBytes, truncatedPdf } from '../../../support/pdf-fixtures';
+import { tempFiles } from '../temp-files';
+
+const files = tempFiles('load');
+
+async function refusal(bytes: Uint8Array): Promise<UnprocessableFileError> {
+  const err = await openPdfBytes(bytes).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(UnprocessableFileError);
+  return err as UnprocessableFileError;
+}
+
+describe('openPdfFile', () => {
+  it('opens a well-formed PDF and reads its header', async () => {
+    const pdf = await openPdfFile(files.write(await buildPdf({ pages: 3 }), 'pdf'));
+    expect(pdf.doc.getPageCount()).toBe(3);
+    expect(pdf.header).toMatchObject({ offset: 0, version: '1.7', binaryComment: true });
+    expect(pdf.encryption).toBeNull();
+  });
+
+  it('decrypts a PDF that has only an owner password and reports its encryption', async () => {
+    const pdf = await openPdfBytes(await buildPdf({ pages: 2, encrypt: { ownerPassword: 'owner' } }));
+    expect(pdf.doc.getPageCount()).toBe(2);
+    expect(pdf.encryption).toMatchObject({ filter: 'Standard' });
+  });
+
+  it('refuses a PDF that needs a password to open, saying so', async () => {
+    const err = await refusal(await buildPdf({ encrypt: { userPassword: 'secret', ownerPassword: 'owner' } }));
+    expect(err.message).toMatch(/password/);
+  });
+
+  it('refuses a file without a PDF header', async () => {
+    expect((await refusal(await pngBytes())).message).toMatch(/not a PDF/);
+  });
+
+  it('refuses a truncated PDF', async () => {
+    expect((await refusal(await truncatedPdf())).message).toMatch(/truncated|damaged/);
+  });
+
+  it('refuses random bytes after a PDF header', async () => {
+    await refusal(garbageAfterHeader());
+  });
+
+  it('refuses a PDF whose page tree is destroyed', async () => {
+    await refusal(corruptPdf(await buildPdf({ pages: 2 })));
+  });
+
+  it('refuses megabytes of random bytes after a PDF header quickly', async () => {
+    const started = Date.now();
+    await refusal(garbageAfterHeader(20 * 1024 * 1024));
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('reads a PDF with junk appended after its last %%EOF, without crawling through the junk', async () => {
+    const junk = Buffer.alloc(20 * 1024 * 1024, 0x31); // "1111…": the worst case for pdf-lib's recovery
+    const started = Date.now();
+    const pdf = await openPdfBytes(Buffer.concat([await buildPdf({ pages: 2 }), junk]));
+    expect(pdf.doc.getPageCount()).toBe(2);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('never hangs or throws another error type on mangled PDFs', async () => {
+    const good = await buildPdf({ pages: 2, documentJavaScript: 'x', pdfa: { part: 2, conformance: 'B' } });
+    for (let seed = 1; seed <= 25; seed++) {
+      const bytes = Buffer.from(good);
+      // Deterministic damage: overwrite a run of bytes at a seed-dependent place.
+      const at = (seed * 7919) % bytes.length;
+      for (let i = 0; i < 64 && at + i < bytes.length; i++) bytes[at + i] = (seed * 31 + i * 17) & 0xff;
+      const outcome = await openPdfBytes(bytes).then(
+        () => 'opened',
+        (e: unknown) => (e instanceof UnprocessableFileError ? 'refused' : `crashed: ${String(e)}`),
+      );
+      expect(outcome).toMatch(/^(opened|refused)$/);
+    }
+  });
+});

@@ -5,8 +5,9 @@
  * bus in place of Step Functions and EventBridge. `bin/start-local.ts` (npm
  * start) runs it; tests start it in-process on ephemeral ports.
  *
- * Start order matters: storage first, then process.env (the services and every
- * worker thread read their configuration from it), then the services, keys,
+ * Start order matters: storage first, then the runtime's environment (the
+ * services and every worker thread read their configuration from it; it is
+ * handed to the threads explicitly, not written into process.env), then the services, keys,
  * the HTTP front door, and last the recovery of work a previous run left
  * unfinished, so a restart loses nothing.
  */
@@ -70,16 +71,19 @@ export interface LocalRuntime {
 
 export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const log = opts.log ?? ((m, e) => console.error(`[local] ${m}`, e ?? ''));
+  // The runtime's own environment: what its services and worker threads read.
+  // process.env itself only gets the stand-in credentials (below), so a test
+  // process that starts a runtime does not hand its endpoints to everything else.
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
   const previousEnv = { ...process.env };
-  Object.assign(process.env, opts.env ?? {});
-  const dataDir = opts.inMemory ? null : resolve(opts.dataDir ?? process.env.DATA_DIR ?? '.local');
-  const port = opts.port ?? envInt('PORT') ?? 3000;
-  const storagePort = opts.storagePort ?? envInt('STORAGE_PORT') ?? (port === 0 ? 0 : port + 1);
+  const dataDir = opts.inMemory ? null : resolve(opts.dataDir ?? env.DATA_DIR ?? '.local');
+  const port = opts.port ?? envInt(env, 'PORT') ?? 3000;
+  const storagePort = opts.storagePort ?? envInt(env, 'STORAGE_PORT') ?? (port === 0 ? 0 : port + 1);
   if (dataDir) await refuseIfRunning(dataDir);
 
-  const region = process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? LOCAL_REGION;
-  const tableName = process.env.TABLE_NAME ?? 'proofline';
-  const bucketName = process.env.BUCKET_NAME ?? 'proofline-files';
+  const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION ?? LOCAL_REGION;
+  const tableName = env.TABLE_NAME ?? 'proofline';
+  const bucketName = env.BUCKET_NAME ?? 'proofline-files';
 
   const cleanup: (() => Promise<unknown>)[] = [];
   const undo = async () => {
@@ -95,8 +99,10 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const storage: StorageGateway = await startStorageGateway({ upstream: standins.s3rver, port: storagePort, region, credentials: S3RVER_CREDENTIALS, log });
     cleanup.push(() => storage.close());
 
+    // The main thread's SDK clients resolve credentials from process.env.
     useStandInCredentials();
-    Object.assign(process.env, {
+    useStandInCredentials(env);
+    Object.assign(env, {
       AWS_REGION: region,
       DYNAMODB_ENDPOINT: standins.dynamodb,
       S3_ENDPOINT: storage.url,
@@ -113,10 +119,10 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       SFN_ENDPOINT: NOWHERE,
       EVENTS_ENDPOINT: NOWHERE,
     });
-    const config = loadConfig(process.env);
+    const config = loadConfig(env);
 
-    const timeoutOverride = envInt('LOCAL_WORKER_TIMEOUT_MS');
-    const pool: WorkerPool = createWorkerPool({ functions: pooledFunctions(), timeoutMs: timeoutOverride, log });
+    const timeoutOverride = envInt(env, 'LOCAL_WORKER_TIMEOUT_MS');
+    const pool: WorkerPool = createWorkerPool({ functions: pooledFunctions(), timeoutMs: timeoutOverride, env, log });
     cleanup.push(() => pool.close());
     const invoke = createWorkerInvoker({ pool, timeoutMs: timeoutOverride });
     const orchestrator = createLocalOrchestrator({ invoke, log });
@@ -137,7 +143,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       port,
       maxBodyBytes: config.maxBodyBytes,
       authorizer: createGatewayAuthorizer({ handler: loadAuthorizer, ttlSeconds: config.authCacheTtlSeconds }),
-      throttle: createThrottle(throttleLimitsFrom(process.env)),
+      throttle: createThrottle(throttleLimitsFrom(env)),
       log,
     });
     // Closed first on stop: no new requests while the rest shuts down.
@@ -232,15 +238,15 @@ async function refuseIfRunning(dataDir: string): Promise<void> {
   }
 }
 
-function envInt(name: string): number | undefined {
-  const raw = process.env[name];
+function envInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
   if (raw === undefined || raw.trim() === '') return undefined;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number, got "${raw}"`);
   return n;
 }
 
-/** Puts process.env back as it was before start (tests start several runtimes in one process). */
+/** Puts process.env (the credentials) back as it was before start (tests start several runtimes in one process). */
 function restoreEnv(previous: NodeJS.ProcessEnv): void {
   for (const k of Object.keys(process.env)) if (!(k in previous)) delete process.env[k];
   Object.assign(process.env, previous);

@@ -38,6 +38,8 @@ export interface WorkerPoolOptions {
   idleMs?: number;
   /** Longest a thread may take to load its module (Lambda's init phase). */
   initTimeoutMs?: number;
+  /** The threads' environment, like a Lambda's configuration (default: this process's). */
+  env?: NodeJS.ProcessEnv;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -74,7 +76,7 @@ class Environment {
   constructor(
     readonly name: string,
     private readonly spec: PooledFunction,
-    private readonly opts: { initTimeoutMs: number; log: (m: string, e?: unknown) => void; onDeath: (env: Environment) => void },
+    private readonly opts: { initTimeoutMs: number; env?: NodeJS.ProcessEnv; log: (m: string, e?: unknown) => void; onDeath: (env: Environment) => void },
   ) {
     const entryPath = isAbsolute(spec.entry) ? spec.entry : resolve(REPO_ROOT, spec.entry);
     const data: ThreadData = {
@@ -89,6 +91,7 @@ class Environment {
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: spec.memoryMb },
       name: data.functionName,
+      ...(opts.env ? { env: opts.env } : {}),
     });
     this.ready = new Promise<void>((resolveReady, rejectReady) => {
       const initTimer = setTimeout(() => {
@@ -196,7 +199,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
         return idle;
       }
       if (set.size < maxConcurrency) {
-        const env = new Environment(name, spec, { initTimeoutMs, log, onDeath });
+        const env = new Environment(name, spec, { initTimeoutMs, env: opts.env, log, onDeath });
         env.busy = true;
         set.add(env);
         return env;

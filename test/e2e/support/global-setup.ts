@@ -59,9 +59,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
 
   const dataDir = await mkdtemp(path.join(tmpdir(), 'proofline-e2e-'));
-  Object.assign(process.env, LOCAL_KNOBS);
   const { startLocalRuntime } = await import('../../../local/runtime');
-  const runtime = await startLocalRuntime({ port: 0, storagePort: 0, dataDir, quiet: true });
+  const runtime = await startLocalRuntime({ port: 0, storagePort: 0, dataDir, quiet: true, env: { ...LOCAL_KNOBS } });
   const port = Number(new URL(runtime.url).port);
   const admin = await keysCli(dataDir, port, ['create', '--account', 'local', '--role', 'admin']);
   const other = await keysCli(dataDir, port, ['create', '--account', 'other-shop']);

@@ -52,6 +52,9 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | null 
 describe('the local runtime', () => {
   let dataDir: string;
   let runtime: LocalRuntime | undefined;
+  // What the environment held before any runtime started here. Test files may
+  // share a worker process, so it need not be empty; it must come back as it was.
+  const envBefore = { DEV_API_KEY: process.env.DEV_API_KEY, DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT };
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'proofline-runtime-'));
@@ -143,14 +146,17 @@ describe('the local runtime', () => {
     await runtime.stop();
     runtime = await startLocalRuntime({ port: 0, storagePort: 0, dataDir, quiet: true, env: { ...KNOBS, DEV_API_KEY: 'dev-secret-123' } });
     expect(runtime.apiKeyId).toBe(id);
-    expect(process.env.DEV_API_KEY).toBe('dev-secret-123');
+    expect(runtime.config.devApiKey).toBe('dev-secret-123');
+    // The runtime's settings live in its own environment, not in this process's.
+    expect(process.env.DEV_API_KEY).toBe(envBefore.DEV_API_KEY);
+    expect(process.env.DYNAMODB_ENDPOINT).toBe(envBefore.DYNAMODB_ENDPOINT);
   });
 
   it('puts the environment back when it stops', async () => {
     await runtime!.stop();
     runtime = undefined;
-    expect(process.env.DEV_API_KEY).toBeUndefined();
-    expect(process.env.DYNAMODB_ENDPOINT).toBeUndefined();
+    expect(process.env.DEV_API_KEY).toBe(envBefore.DEV_API_KEY);
+    expect(process.env.DYNAMODB_ENDPOINT).toBe(envBefore.DYNAMODB_ENDPOINT);
   });
 
   it('refuses to start on a data directory another live runtime uses, but not on a stale record of one', async () => {

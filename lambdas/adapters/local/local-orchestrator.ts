@@ -46,6 +46,20 @@ export function createLocalOrchestrator(opts: LocalOrchestratorOptions): LocalOr
   const loadDefinition = opts.definition ?? (() => loadLocalDefinition('job-pipeline'));
   const executions = new Map<string, Execution>();
 
+  // Validating a definition compiles the ASL JSON schema, which is costly (it
+  // took half the main thread's CPU when each job built its own machine, under
+  // 50 concurrent job submissions). The definition is fixed, so it is
+  // validated once and the machine serves every execution.
+  let prepared: { machine: StateMachine; handlers: ReturnType<typeof taskHandlersFor> } | undefined;
+  function prepare(): NonNullable<typeof prepared> {
+    if (!prepared) {
+      const definition = loadDefinition();
+      const machine = new StateMachine(definition as never, { validationOptions: { checkArn: true, checkPaths: true } });
+      prepared = { machine, handlers: taskHandlersFor(definition, opts.invoke) };
+    }
+    return prepared;
+  }
+
   async function abandon(input: PipelineInput, workflowId: string, err: unknown): Promise<void> {
     log(`execution ${workflowId} failed; finalising job ${input.jobId} as abandoned`, err);
     try {
@@ -59,11 +73,10 @@ export function createLocalOrchestrator(opts: LocalOrchestratorOptions): LocalOr
     const execution: Execution = { abort: () => {}, stopped: false, done: Promise.resolve() };
     let result: Promise<unknown>;
     try {
-      const definition = loadDefinition();
-      const machine = new StateMachine(definition as never, { validationOptions: { checkArn: true, checkPaths: true } });
+      const { machine, handlers } = prepare();
       const run = machine.run(input as never, {
         noThrowOnAbort: true,
-        overrides: { taskResourceLocalHandlers: taskHandlersFor(definition, opts.invoke) as never },
+        overrides: { taskResourceLocalHandlers: handlers as never },
         context: {
           Execution: { Id: workflowId, Name: input.jobId },
           StateMachine: { Id: localStateMachineArn(MACHINE), Name: `proofline-local-${MACHINE}` },

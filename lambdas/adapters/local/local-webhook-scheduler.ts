@@ -47,6 +47,15 @@ export function createLocalWebhookScheduler(opts: LocalWebhookSchedulerOptions):
   const records = new Map<string, PendingRetry>(readState(opts.stateFile).map((r) => [r.id, r]));
   const running = new Map<string, { abort: () => void; done: Promise<void> }>();
   let stopping = false;
+  // Validated once (schema compilation is costly); each retry passes its own handlers to run().
+  let machine: { definition: Record<string, unknown>; sm: StateMachine } | undefined;
+  const prepared = () => {
+    if (!machine) {
+      const definition = loadLocalDefinition('webhook-retries');
+      machine = { definition, sm: new StateMachine(definition as never) };
+    }
+    return machine;
+  };
 
   function persist(): void {
     if (!opts.stateFile) return;
@@ -57,7 +66,7 @@ export function createLocalWebhookScheduler(opts: LocalWebhookSchedulerOptions):
   }
 
   function run(record: PendingRetry): void {
-    const definition = loadLocalDefinition('webhook-retries');
+    const { definition, sm } = prepared();
     const deliver = taskHandlersFor(definition, opts.invoke);
     // After each delivery the output is the machine's next state: remember it,
     // so a restart continues with the next attempt rather than repeating this one.
@@ -73,8 +82,7 @@ export function createLocalWebhookScheduler(opts: LocalWebhookSchedulerOptions):
         return output;
       }]),
     );
-    const machine = new StateMachine(definition as never);
-    const execution = machine.run(record.state as never, { noThrowOnAbort: true, overrides: { taskResourceLocalHandlers: handlers as never } });
+    const execution = sm.run(record.state as never, { noThrowOnAbort: true, overrides: { taskResourceLocalHandlers: handlers as never } });
     const done = execution.result.then(
       () => {
         if (stopping) return;

@@ -19,6 +19,7 @@ import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-n
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { defaultEntryResolver, LOCK_FILE, REPO_ROOT, type EntryResolver } from '../paths';
+import type { WorkerSpec } from '../../step-definitions/workers';
 import {
   assertVendoredModules,
   PDFJS_ASSETS_DIR_IN_LAMBDA,
@@ -54,6 +55,17 @@ export interface HouseFunctionProps {
   logRetention?: RetentionDays;
   /** Tests only: where to find entries that do not exist yet. */
   resolveEntry?: EntryResolver;
+}
+
+/** The props a pipeline or webhook worker takes from its WorkerSpec (step-definitions/workers.ts). */
+export function workerFunctionProps(spec: WorkerSpec): Pick<HouseFunctionProps, 'entry' | 'memoryMb' | 'timeoutSeconds' | 'ephemeralStorageMb' | 'runtimeFiles'> {
+  return {
+    entry: spec.entry,
+    memoryMb: spec.memoryMb,
+    timeoutSeconds: spec.timeoutSeconds,
+    ephemeralStorageMb: spec.ephemeralStorageMb,
+    runtimeFiles: { nativeModules: spec.nativeModules, assets: spec.assets },
+  };
 }
 
 export class HouseFunction extends NodejsFunction {

@@ -19,7 +19,7 @@ import { JOB_TERMINAL_PATTERN } from '../../step-definitions/events';
 import { WORKERS } from '../../step-definitions/workers';
 import type { EntryResolver } from '../paths';
 import { AslStateMachine } from './asl-state-machine';
-import { HouseFunction } from './house-function';
+import { HouseFunction, workerFunctionProps } from './house-function';
 import type { Storage } from './storage';
 
 export const WEBHOOK_RETRIES_ASL = 'step-definitions/webhook-retries.asl.json';
@@ -58,11 +58,7 @@ export class JobEvents extends Construct {
 
     const spec = WORKERS.webhookCaller;
     this.webhookCaller = new HouseFunction(this, `${spec.key}Function`, {
-      entry: spec.entry,
-      memoryMb: spec.memoryMb,
-      timeoutSeconds: spec.timeoutSeconds,
-      ephemeralStorageMb: spec.ephemeralStorageMb,
-      runtimeFiles: { nativeModules: spec.nativeModules, assets: spec.assets },
+      ...workerFunctionProps(spec),
       logRetention: props.logRetention,
       resolveEntry: props.resolveEntry,
       environment: {

@@ -14,7 +14,7 @@ import { Construct } from 'constructs';
 import { WORKERS, type WorkerId } from '../../step-definitions/workers';
 import type { EntryResolver } from '../paths';
 import { AslStateMachine, readAsl, workersInAsl } from './asl-state-machine';
-import { HouseFunction } from './house-function';
+import { HouseFunction, workerFunctionProps } from './house-function';
 import type { Storage } from './storage';
 
 export const JOB_PIPELINE_ASL = 'step-definitions/job-pipeline.asl.json';
@@ -42,11 +42,7 @@ export class Pipeline extends Construct {
     for (const workerId of workersInAsl(readAsl(JOB_PIPELINE_ASL))) {
       const spec = WORKERS[workerId];
       const fn = new HouseFunction(this, `${spec.key}Function`, {
-        entry: spec.entry,
-        memoryMb: spec.memoryMb,
-        timeoutSeconds: spec.timeoutSeconds,
-        ephemeralStorageMb: spec.ephemeralStorageMb,
-        runtimeFiles: { nativeModules: spec.nativeModules, assets: spec.assets },
+        ...workerFunctionProps(spec),
         logRetention: props.logRetention,
         resolveEntry: props.resolveEntry,
         environment: {

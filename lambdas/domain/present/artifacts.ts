@@ -13,18 +13,12 @@ export interface PresentDeps {
   expiresIn: number;
 }
 
-export interface PlainArtifact {
-  kind: StoredArtifact['kind'];
-  role: StoredArtifact['role'];
-  bucket: string;
-  key: string;
-  mimeType: string;
-  sizeBytes: number;
-  fileName: string;
-  page?: number;
-  width?: number;
-  height?: number;
-}
+/**
+ * An artifact as the API shows it without a URL (webhook bodies). The same
+ * fields as the stored record, copied one by one by plainArtifact() so nothing
+ * else a record might carry ever reaches a client.
+ */
+export type PlainArtifact = StoredArtifact;
 
 export interface PresentedArtifact extends PlainArtifact {
   downloadUrl: string;

@@ -4,8 +4,7 @@
  * results). The store pages and filters job records; each job's graph is then
  * read, a few at a time. A job deleted between the two reads is left out.
  */
-import type { Channel, Outcome, Status } from '../model';
-import type { BlobStore, JobStore } from '../ports';
+import type { BlobStore, JobListQuery, JobStore } from '../ports';
 import { presentJob, type PresentedJob } from '../present/job';
 
 export interface ListJobsDeps {
@@ -14,18 +13,11 @@ export interface ListJobsDeps {
   downloadUrlExpiresSeconds: number;
 }
 
-export interface ListJobsRequest {
-  limit: number;
+/** The store's query without the account (the caller's) and with the client's names. */
+export type ListJobsRequest = Omit<JobListQuery, 'accountId' | 'cursor'> & {
   nextKey?: string;
   preview: boolean;
-  status?: Status;
-  outcome?: Outcome;
-  channel?: Channel;
-  orderId?: string;
-  customerId?: string;
-  createdAfter?: string;
-  createdBefore?: string;
-}
+};
 
 export const DEFAULT_LIST_LIMIT = 20;
 /** Graph reads in flight at once: enough to hide latency, few enough not to throttle the table. */

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
-import { setServices } from '../../../lambdas/platform/services';
-import { startTestServices, type TestServices } from '../../support/test-services';
+import { useWorkerServices } from './support/worker-services';
 import { handler as preflight } from '../../../lambdas/steps/preflight';
 import { handler as autofix } from '../../../lambdas/steps/autofix';
 import { loadStepResult } from '../../../lambdas/steps/step-result-store';
@@ -9,16 +8,7 @@ import type { AutofixStepResult, PreflightReportLike } from '../../../lambdas/do
 import { buildPdf } from '../../support/pdf-fixtures';
 import { createTestJob, reload, stepEvent, taskView } from './support/job-fixture';
 
-let t: TestServices;
-beforeAll(async () => {
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  t = await startTestServices();
-  setServices(t.services);
-});
-afterAll(async () => {
-  setServices(undefined);
-  await t?.stop();
-});
+const t = useWorkerServices();
 
 const pdf = { fileType: 'pdf' as const, mimeType: 'application/pdf' };
 

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setServices } from '../../../lambdas/platform/services';
-import { startTestServices, type TestServices } from '../../support/test-services';
+import { useWorkerServices } from './support/worker-services';
 import { handler as finalise, parseFinaliseEvent } from '../../../lambdas/steps/finalise';
 import { INTERRUPTED_TASK, NOT_RUN_INTERRUPTED } from '../../../lambdas/steps/job-finaliser';
 import { EARLIER_STEP_FAILED } from '../../../lambdas/steps/task-records';
 import type { StoredArtifact } from '../../../lambdas/domain/model';
 import { createTestJob, reload, taskView, type JobSpec } from './support/job-fixture';
 
-let t: TestServices;
-beforeAll(async () => {
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  t = await startTestServices();
-  setServices(t.services);
-});
-afterAll(async () => {
-  setServices(undefined);
-  await t?.stop();
-});
+const t = useWorkerServices();
 
 const pdf = { fileType: 'pdf' as const, mimeType: 'application/pdf' };
 const bytes = new Uint8Array([37, 80, 68, 70]);

@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { setServices } from '../../../lambdas/platform/services';
-import { startTestServices, type TestServices } from '../../support/test-services';
+import { describe, expect, it } from 'vitest';
+import { useWorkerServices } from './support/worker-services';
 import { handler as preflight } from '../../../lambdas/steps/preflight';
 import { loadStepResult } from '../../../lambdas/steps/step-result-store';
 import type { PreflightReportLike } from '../../../lambdas/domain/step-results';
 import { buildPdf, garbageAfterHeader, pngBytes } from '../../support/pdf-fixtures';
 import { createTestJob, reload, stepEvent, taskView } from './support/job-fixture';
 
-let t: TestServices;
-beforeAll(async () => {
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  t = await startTestServices();
-  setServices(t.services);
-});
-afterAll(async () => {
-  setServices(undefined);
-  await t?.stop();
-});
+const t = useWorkerServices();
 
 const pdf = { fileType: 'pdf' as const, mimeType: 'application/pdf' };
 

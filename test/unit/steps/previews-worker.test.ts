@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { setServices } from '../../../lambdas/platform/services';
-import { startTestServices, type TestServices } from '../../support/test-services';
+import { useWorkerServices } from './support/worker-services';
 import { handler as previews } from '../../../lambdas/steps/previews';
 import type { PreviewsStepResult } from '../../../lambdas/domain/step-results';
 import { buildPdf, pngBytes } from '../../support/pdf-fixtures';
 import { createTestJob, reload, stepEvent, taskView } from './support/job-fixture';
 
-let t: TestServices;
-beforeAll(async () => {
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  t = await startTestServices();
-  setServices(t.services);
-});
-afterAll(async () => {
-  setServices(undefined);
-  await t?.stop();
-});
+const t = useWorkerServices();
 
 const pdf = { fileType: 'pdf' as const, mimeType: 'application/pdf' };
 

@@ -1,20 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { setServices } from '../../../lambdas/platform/services';
-import { startTestServices, type TestServices } from '../../support/test-services';
+import { describe, expect, it } from 'vitest';
+import { useWorkerServices } from './support/worker-services';
 import { handler as recordFailure } from '../../../lambdas/steps/record-failure';
 import { reasonFromFailure } from '../../../lambdas/steps/failure-reasons';
 import { createTestJob, reload, stepEvent, taskView } from './support/job-fixture';
 
-let t: TestServices;
-beforeAll(async () => {
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  t = await startTestServices();
-  setServices(t.services);
-});
-afterAll(async () => {
-  setServices(undefined);
-  await t?.stop();
-});
+const t = useWorkerServices();
 
 const lambdaCause = (errorType: string, errorMessage: string) =>
   JSON.stringify({ errorType, errorMessage, trace: [`${errorType}: ${errorMessage}`, '    at run (/var/task/index.mjs:1:2)'] });

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setServices } from '../../../lambdas/platform/services';
-import { startTestServices, type TestServices } from '../../support/test-services';
+import { useWorkerServices } from './support/worker-services';
 import { runStep, type StepWorkInput, type StepWorker } from '../../../lambdas/steps/step-runner';
 import { handler as recordFailure } from '../../../lambdas/steps/record-failure';
 import { loadStepResult } from '../../../lambdas/steps/step-result-store';
@@ -14,16 +13,7 @@ import { skipReason } from '../../../step-definitions/catalogue';
 import { createTestJob, reload, stepEvent, taskView } from './support/job-fixture';
 import { listKeys } from './support/blob-listing';
 
-let t: TestServices;
-beforeAll(async () => {
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  t = await startTestServices();
-  setServices(t.services);
-});
-afterAll(async () => {
-  setServices(undefined);
-  await t?.stop();
-});
+const t = useWorkerServices();
 
 const pdf = { fileType: 'pdf' as const, mimeType: 'application/pdf' };
 const raster = { fileType: 'raster' as const, mimeType: 'image/png' };

@@ -1,21 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { setServices } from '../../../lambdas/platform/services';
-import { startTestServices, type TestServices } from '../../support/test-services';
+import { describe, expect, it } from 'vitest';
+import { useWorkerServices } from './support/worker-services';
 import { handler as validate } from '../../../lambdas/steps/validate';
 import type { ValidateStepResult } from '../../../lambdas/domain/step-results';
 import { buildPdf, pdfaSpec, pngBytes } from '../../support/pdf-fixtures';
 import { createTestJob, reload, stepEvent, taskView } from './support/job-fixture';
 
-let t: TestServices;
-beforeAll(async () => {
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  t = await startTestServices();
-  setServices(t.services);
-});
-afterAll(async () => {
-  setServices(undefined);
-  await t?.stop();
-});
+const t = useWorkerServices();
 
 describe('the validate worker', () => {
   it('checks the requested profiles and stores the result inline and as a validation report', async () => {

@@ -18,6 +18,7 @@ import { retrieveSource } from './source-retrieval';
 import { audit, failTask } from './task-records';
 import { errorName, unexpectedIngestReason } from './failure-reasons';
 import { withScratchDir } from './scratch-dir';
+import { discardFilesOfDeletedJob } from './deleted-job';
 import { elapsedSince, logInvocation } from './invocation-log';
 
 export interface IngestInput {
@@ -74,7 +75,7 @@ export async function handler(event: IngestInput): Promise<IngestOutput> {
       currentFile: original,
     });
     if (!started) {
-      log('task-moved-on');
+      log((await discardFilesOfDeletedJob(s, graph.job.accountId, graph.job.id)) ? 'job-deleted' : 'task-moved-on');
       return { ok: false };
     }
     // The task has its file now: a failed audit write must not turn it into an error.

@@ -23,6 +23,7 @@ import { iso } from '../domain/ids';
 import { services, type Services } from '../platform/services';
 import { acceptsFileType, skipReason, type WorkerName } from '../../step-definitions/catalogue';
 import { findStep, findTask, inputFileOf } from './task-graph';
+import { discardFilesOfDeletedJob } from './deleted-job';
 import { audit, EARLIER_STEP_FAILED, failStepAndTask, skipStep } from './task-records';
 import { placeStepResult } from './step-result-store';
 import { errorName, unexpectedStepReason } from './failure-reasons';
@@ -203,8 +204,12 @@ async function execute(
   });
   // Lost to a failure recorded meanwhile (a timeout's StepFailed, an abandoned
   // job's finaliser): that record stands; the files written are orphans under the
-  // job's prefix and go when the job is deleted.
-  if (!finished) return null;
+  // job's prefix and go when the job is deleted. Lost because the job WAS deleted:
+  // nothing will delete them later, so they go now.
+  if (!finished) {
+    await discardFilesOfDeletedJob(s, accountId, step.jobId);
+    return null;
+  }
   // The step is done whatever happens next: a failure of these bookkeeping writes
   // must not turn it into a task error. Later steps derive their input from the
   // finished steps (task-graph.ts) and the finaliser re-syncs currentFile.

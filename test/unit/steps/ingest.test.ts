@@ -5,7 +5,8 @@ import zlib from 'node:zlib';
 import { setServices, type Services } from '../../../lambdas/platform/services';
 import { startTestServices, type TestServices } from '../../support/test-services';
 import { handler as ingest } from '../../../lambdas/steps/ingest';
-import { sourceKey, uploadKey } from '../../../lambdas/domain/blob-keys';
+import { jobPrefix, sourceKey, uploadKey } from '../../../lambdas/domain/blob-keys';
+import { listKeys } from './support/blob-listing';
 import type { SourceLocator } from '../../../lambdas/domain/model';
 import { createTestJob, reload, taskView, type TaskSpec } from './support/job-fixture';
 import { buildPdf, pngBytes } from '../../support/pdf-fixtures';
@@ -115,6 +116,26 @@ describe('ingest', () => {
     expect(Buffer.from(await t.services.blobs.getBytes(task.originalArtifact!.key)).equals(Buffer.from(pdfBytes))).toBe(true);
     expect(audit[0]).toMatchObject({ event: 'source.fetched', message: expect.stringMatching(/^Fetched http:\/\/127\.0\.0\.1:\d+\/files\/business%20card\.pdf \(.*HTTP 200, redirected to/) });
     expect(audit[0]!.message).not.toContain('hops=');
+  });
+
+  it('leaves nothing in storage when the job is deleted while its source is still downloading', async () => {
+    const graph = await createTestJob(t.services, { tasks: [{ locator: urlSource('/slow.pdf'), steps: [{ type: 'preflight' }] }] });
+    let deleted!: Promise<void>;
+    route = (_req, res) => {
+      // DELETE /jobs/{id} lands while the file is on its way: blobs, then records.
+      deleted = (async () => {
+        await t.services.blobs.deletePrefix(jobPrefix(graph.job.accountId, graph.job.id));
+        await t.services.jobs.deleteJob(graph.job.id);
+      })();
+      deleted.then(() => {
+        res.writeHead(200, { 'content-type': 'application/pdf' });
+        res.end(Buffer.from(pdfBytes));
+      });
+    };
+    const output = await ingest({ jobId: graph.job.id, accountId: graph.job.accountId, taskId: graph.tasks[0]!.id });
+    await deleted;
+    expect(output).toEqual({ ok: false });
+    expect(await listKeys(t.config, jobPrefix(graph.job.accountId, graph.job.id))).toEqual([]);
   });
 
   it('fails the task with the HTTP status when the URL answers 404, and tells the pipeline to skip the steps', async () => {

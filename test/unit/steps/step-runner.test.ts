@@ -149,6 +149,36 @@ describe('the step runner', () => {
     expect(audit.map((a) => a.event)).toEqual(['step.started', 'step.finished', 'step.retried', 'step.finished']);
   });
 
+  it('leaves nothing in storage when the job is deleted while a step runs', async () => {
+    const graph = await createTestJob(t.services, { tasks: [{ bytes: original, ingested: pdf, steps: [{ type: 'autofix' }] }] });
+    const deletedMidway: StepWorker = {
+      name: 'autofix',
+      async run(input) {
+        // DELETE /jobs/{id} lands while the step works: blobs, then records.
+        await t.services.blobs.deletePrefix(jobPrefix(graph.job.accountId, graph.job.id));
+        await t.services.jobs.deleteJob(graph.job.id);
+        return fixingWorker.run(input);
+      },
+    };
+    await runStep(stepEvent(graph, 0, 0), deletedMidway);
+    expect(await listKeys(t.config, jobPrefix(graph.job.accountId, graph.job.id))).toEqual([]);
+  });
+
+  it('keeps the outputs of a step that lost its record to a recorded failure: the job still owns them', async () => {
+    const graph = await createTestJob(t.services, { tasks: [{ bytes: original, ingested: pdf, steps: [{ type: 'autofix' }] }] });
+    const timedOutMeanwhile: StepWorker = {
+      name: 'autofix',
+      async run(input) {
+        await t.services.jobs.transitionStep(graph.job.id, graph.steps[0]!.id, ['running'], 'error', { reason: 'The autofix step did not finish within 900 s.' });
+        return fixingWorker.run(input);
+      },
+    };
+    await runStep(stepEvent(graph, 0, 0), timedOutMeanwhile);
+    const keys = await listKeys(t.config, jobPrefix(graph.job.accountId, graph.job.id));
+    expect(keys.some((k) => k.endsWith('/card-fixed.pdf'))).toBe(true);
+    expect(taskView(await reload(t.services, graph.job.id), 0).steps[0]!.status).toBe('error');
+  });
+
   it('skips the steps of a task that has already failed', async () => {
     const graph = await createTestJob(t.services, {
       tasks: [{ bytes: original, ingested: pdf, status: 'error', reason: 'The file is damaged.', steps: [{ type: 'preflight', status: 'error', reason: 'The file is damaged.' }, { type: 'previews' }] }],

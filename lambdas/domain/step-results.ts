@@ -4,6 +4,8 @@
  * steps of the same task (autofix reads the preceding preflight's
  * recommendedFixes; repreflight reuses the preceding preflight's profile).
  */
+import type { StepRecord } from './model';
+import type { BlobStore } from './ports';
 export interface PreflightFindingSummary {
   checkId: string;
   severity: 'error' | 'warn' | 'info';
@@ -58,4 +60,17 @@ export interface PreviewsStepResult {
   pages: number;
   /** Pages that could not be rendered, each with why; the others were delivered. */
   failures: { page: number; reason: string }[];
+}
+
+/**
+ * A step's stored result, wherever it lives: inline on the step record when
+ * small, else as JSON in the blob store under `resultKey` (the step runner puts
+ * it there when the record's inline limit would be exceeded). Throws when the
+ * blob cannot be read; callers decide whether that is fatal.
+ */
+export async function loadStepResult(blobs: BlobStore, step: Pick<StepRecord, 'result' | 'resultKey'>): Promise<unknown | null> {
+  if (step.result !== null && step.result !== undefined) return step.result;
+  if (!step.resultKey) return null;
+  const bytes = await blobs.getBytes(step.resultKey);
+  return JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown;
 }

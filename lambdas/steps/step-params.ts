@@ -6,10 +6,9 @@
  */
 import type { JobGraph, StepRecord } from '../domain/model';
 import type { BlobStore } from '../domain/ports';
-import type { PreflightReportLike } from '../domain/step-results';
 import { VALIDATE_PROFILE_CODES, type ValidateProfileCode } from '../../step-definitions/catalogue';
 import { latestPrecedingDone } from './task-graph';
-import { loadStepResult } from './step-result-store';
+import { loadStepResult, type PreflightReportLike } from '../domain/step-results';
 
 export const DEFAULT_PROFILE_ID = 'default';
 

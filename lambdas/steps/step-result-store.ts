@@ -3,7 +3,7 @@
  * large one (the preflight report of a 500-page PDF) goes to the blob store as
  * `<…>/<stepId>/result.json` with `resultKey` pointing at it, because the job
  * store refuses results over its inline limit (a DynamoDB item holds 400 KB).
- * Readers go through `loadStepResult` and do not care which it was.
+ * Readers go through `loadStepResult` (domain/step-results.ts) and do not care which it was.
  */
 import type { StepRecord } from '../domain/model';
 import type { BlobStore } from '../domain/ports';
@@ -27,11 +27,4 @@ export async function placeStepResult(
   const key = stepOutputKey(accountId, step.jobId, step.taskId, step.id, RESULT_FILE_NAME);
   await blobs.putBytes(key, Buffer.from(JSON.stringify(result), 'utf8'), 'application/json');
   return { result: null, resultKey: key };
-}
-
-export async function loadStepResult(blobs: BlobStore, step: Pick<StepRecord, 'result' | 'resultKey'>): Promise<unknown | null> {
-  if (step.result !== null && step.result !== undefined) return step.result;
-  if (!step.resultKey) return null;
-  const bytes = await blobs.getBytes(step.resultKey);
-  return JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown;
 }

@@ -15,7 +15,7 @@ import type {
   ValidateStepResult,
   ValidationProfileResult,
 } from '../step-results';
-import { loadStepResult } from './step-result';
+import { loadStepResultOrNull } from './step-result';
 
 export interface PreflightResultEntry {
   taskId: string;
@@ -64,7 +64,7 @@ function push<K extends keyof JobResults>(results: JobResults, key: K, entry: No
 
 export async function buildResults(steps: StepRecord[], blobs: BlobStore): Promise<JobResults> {
   const counted = steps.filter(ran);
-  const loaded = await Promise.all(counted.map((step) => loadStepResult(step, blobs)));
+  const loaded = await Promise.all(counted.map((step) => loadStepResultOrNull(step, blobs)));
   const results: JobResults = {};
   counted.forEach((step, i) => {
     const result = step.status === 'done' ? loaded[i] : null;

@@ -1,18 +1,15 @@
 /**
- * A step's result entry (lambdas/domain/step-results.ts) as the step stored
- * it: inline on the step record when small, else as JSON in the blob store
- * under `resultKey`. A result that cannot be read is shown as missing (null)
- * rather than failing the whole job response; the failure is logged.
+ * A step's result for a job response: read with the domain's loadStepResult,
+ * but a result that cannot be read is shown as missing (null) rather than
+ * failing the whole job response; the failure is logged.
  */
 import type { StepRecord } from '../model';
 import type { BlobStore } from '../ports';
+import { loadStepResult } from '../step-results';
 
-export async function loadStepResult(step: StepRecord, blobs: BlobStore): Promise<unknown | null> {
-  if (step.result !== null && step.result !== undefined) return step.result;
-  if (!step.resultKey) return null;
+export async function loadStepResultOrNull(step: StepRecord, blobs: BlobStore): Promise<unknown | null> {
   try {
-    const bytes = await blobs.getBytes(step.resultKey);
-    return JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown;
+    return await loadStepResult(blobs, step);
   } catch (error) {
     console.error(
       JSON.stringify({

@@ -15,7 +15,6 @@ import { startTestServices, type TestServices } from '../../support/test-service
 import { WORKERS } from '../../../step-definitions/workers';
 import type { PipelineInput } from '../../../lambdas/domain/ports';
 import type { JobGraph } from '../../../lambdas/domain/model';
-import type { PreflightReportLike } from '../../../lambdas/domain/step-results';
 import { handler as ingest } from '../../../lambdas/steps/ingest';
 import { handler as preflight } from '../../../lambdas/steps/preflight';
 import { handler as autofix } from '../../../lambdas/steps/autofix';
@@ -24,7 +23,7 @@ import { handler as previews } from '../../../lambdas/steps/previews';
 import { handler as recordFailure } from '../../../lambdas/steps/record-failure';
 import { handler as finalise } from '../../../lambdas/steps/finalise';
 import { runStep, type StepInvocation, type StepWorker } from '../../../lambdas/steps/step-runner';
-import { loadStepResult } from '../../../lambdas/steps/step-result-store';
+import { loadStepResult, type PreflightReportLike } from '../../../lambdas/domain/step-results';
 import { buildPdf, pngBytes } from '../../support/pdf-fixtures';
 import { createTestJob, reload, taskView } from './support/job-fixture';
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useWorkerServices } from './support/worker-services';
 import { handler as preflight } from '../../../lambdas/steps/preflight';
-import { loadStepResult } from '../../../lambdas/steps/step-result-store';
-import type { PreflightReportLike } from '../../../lambdas/domain/step-results';
+import { loadStepResult, type PreflightReportLike } from '../../../lambdas/domain/step-results';
 import { buildPdf, garbageAfterHeader, pngBytes } from '../../support/pdf-fixtures';
 import { createTestJob, reload, stepEvent, taskView } from './support/job-fixture';
 

@@ -15,7 +15,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { provisionTable } from '../lambdas/adapters/aws';
 import { loadConfig, type RuntimeConfig } from '../lambdas/platform/config';
 import { isRunning, readRuntimeInfo } from './runtime-info';
-import { S3RVER_CREDENTIALS, startDynalite } from './standins';
+import { S3RVER_CREDENTIALS, startDynalite, useStandInCredentials } from './standins';
 
 export interface LocalDataConnection {
   config: RuntimeConfig;
@@ -62,11 +62,4 @@ export async function connectToLocalData(dataDir: string): Promise<LocalDataConn
     await dynamo.stop();
     throw err;
   }
-}
-
-/** The stand-ins accept only these; the SDK's default chain picks them up from the environment. */
-export function useStandInCredentials(env: NodeJS.ProcessEnv = process.env): void {
-  env.AWS_ACCESS_KEY_ID = S3RVER_CREDENTIALS.accessKeyId;
-  env.AWS_SECRET_ACCESS_KEY = S3RVER_CREDENTIALS.secretAccessKey;
-  delete env.AWS_SESSION_TOKEN;
 }

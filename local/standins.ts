@@ -19,6 +19,20 @@ import { provisionBucket, provisionTable } from '../lambdas/adapters/aws';
 /** s3rver accepts only its own account's key pair. */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
 
+/**
+ * Points the SDK's default credential chain at the stand-ins' key pair. Local
+ * runs and tests never talk to AWS, so a developer's own credentials are
+ * replaced rather than risked, and should the chain ever fall through it must
+ * not reach for the instance metadata address (loopback traffic only).
+ */
+export function useStandInCredentials(env: NodeJS.ProcessEnv = process.env): void {
+  env.AWS_ACCESS_KEY_ID = S3RVER_CREDENTIALS.accessKeyId;
+  env.AWS_SECRET_ACCESS_KEY = S3RVER_CREDENTIALS.secretAccessKey;
+  delete env.AWS_SESSION_TOKEN;
+  delete env.AWS_PROFILE;
+  env.AWS_EC2_METADATA_DISABLED = 'true';
+}
+
 interface DynaliteOptions { path?: string; createTableMs?: number; deleteTableMs?: number; updateTableMs?: number }
 interface S3rverOptions { address: string; port: number; silent: boolean; directory: string; resetOnClose?: boolean }
 interface S3rverInstance { run(): Promise<AddressInfo>; close(): Promise<void>; httpServer?: Server }
@@ -47,7 +61,7 @@ export interface Standins {
   stop(): Promise<void>;
 }
 
-export async function startDynalite(opts: { path?: string; port?: number }): Promise<{ endpoint: string; stop(): Promise<void> }> {
+export async function startDynalite(opts: { path?: string; port?: number } = {}): Promise<{ endpoint: string; stop(): Promise<void> }> {
   if (opts.path) await mkdir(opts.path, { recursive: true });
   // Tables become ACTIVE at once instead of after dynalite's default 500 ms.
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(opts.path ? { path: opts.path } : {}) });

@@ -28,23 +28,7 @@ interface S3rverInstance {
 // s3rver is CommonJS without type declarations.
 const S3rver = createRequire(import.meta.url)('s3rver') as new (options: S3rverOptions) => S3rverInstance;
 
-/** s3rver checks signatures against this fixed key pair. */
-export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
-
-/**
- * Points the SDK's default credential chain at the stand-ins' key. Test
- * processes never talk to AWS, so a developer's own credentials are replaced
- * rather than risked.
- */
-export function useStandInCredentials(): void {
-  process.env.AWS_ACCESS_KEY_ID = S3RVER_CREDENTIALS.accessKeyId;
-  process.env.AWS_SECRET_ACCESS_KEY = S3RVER_CREDENTIALS.secretAccessKey;
-  delete process.env.AWS_SESSION_TOKEN;
-  delete process.env.AWS_PROFILE;
-  // Should credentials ever fall through the chain, never reach for the
-  // instance metadata address (tests talk to loopback only).
-  process.env.AWS_EC2_METADATA_DISABLED = 'true';
-}
+export { S3RVER_CREDENTIALS, useStandInCredentials } from '../../local/standins';
 
 export async function startS3rver(options: { buckets?: string[] } = {}): Promise<StandIn & { directory: string }> {
   const directory = await mkdtemp(join(tmpdir(), 'proofline-s3rver-'));

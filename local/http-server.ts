@@ -18,6 +18,7 @@ import { matchRoute, type RouteSpec } from '../lambdas/api/routes';
 import type { GatewayAuthorizer } from './gateway-authorizer';
 import type { Throttle } from './throttle';
 import { buildProxyEvent, lambdaContext, methodArn, type GatewayRequest } from './proxy-event';
+import { GATEWAY_MESSAGES } from '../lambdas/api/gateway-messages';
 
 export type RouteHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -46,11 +47,12 @@ const DRAIN_GRACE_MS = 5_000;
 /** How long close() lets requests in progress finish. */
 const CLOSE_GRACE_MS = 2_000;
 
+/** The cloud gateway's words for the answers it gives itself (see lib/constructs/gateway-responses.ts). */
 const MESSAGES: Partial<Record<ErrorCode, string>> = {
-  unauthorized: 'A valid secret key is required: send the header Authorization: Bearer <secret key>.',
-  payload_too_large: 'The request body is too large. Upload files with POST /uploads and pass the returned fileRef as the source.',
-  internal_error: 'The key could not be checked. Retry shortly.',
-  service_unavailable: 'The key could not be checked. Retry shortly.',
+  unauthorized: GATEWAY_MESSAGES.unauthorized,
+  payload_too_large: GATEWAY_MESSAGES.payloadTooLarge,
+  internal_error: GATEWAY_MESSAGES.keyCheckFailed,
+  service_unavailable: GATEWAY_MESSAGES.keyCheckFailed,
 };
 
 export const defaultLoadHandler = async (name: string): Promise<RouteHandler> => {

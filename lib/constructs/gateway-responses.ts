@@ -11,6 +11,7 @@
  */
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { ERROR_CODES, type ErrorCode } from '../../lambdas/domain/errors';
+import { GATEWAY_MESSAGES } from '../../lambdas/api/gateway-messages';
 
 export interface GatewayErrorSpec {
   type: ResponseType;
@@ -32,7 +33,7 @@ export const GATEWAY_ERRORS: readonly GatewayErrorSpec[] = [
     type: ResponseType.UNAUTHORIZED,
     statusCode: 401,
     code: 'unauthorized',
-    message: 'A valid secret key is required: send the header Authorization: Bearer <secret key>.',
+    message: GATEWAY_MESSAGES.unauthorized,
     headers: { 'WWW-Authenticate': 'Bearer' },
   },
   { type: ResponseType.ACCESS_DENIED, statusCode: 403, code: 'forbidden' },
@@ -43,7 +44,7 @@ export const GATEWAY_ERRORS: readonly GatewayErrorSpec[] = [
     type: ResponseType.REQUEST_TOO_LARGE,
     statusCode: 413,
     code: 'payload_too_large',
-    message: 'The request body is too large. Upload files with POST /uploads and pass the returned fileRef as the source.',
+    message: GATEWAY_MESSAGES.payloadTooLarge,
   },
   {
     type: ResponseType.THROTTLED,
@@ -60,12 +61,12 @@ export const GATEWAY_ERRORS: readonly GatewayErrorSpec[] = [
   { type: ResponseType.UNSUPPORTED_MEDIA_TYPE, statusCode: 415, code: 'unsupported_media_type' },
   { type: ResponseType.BAD_REQUEST_BODY, statusCode: 400, code: 'validation_error', message: 'The request body is not valid.' },
   { type: ResponseType.BAD_REQUEST_PARAMETERS, statusCode: 400, code: 'validation_error', message: 'The request parameters are not valid.' },
-  { type: ResponseType.AUTHORIZER_FAILURE, statusCode: 500, code: 'internal_error', message: 'The key could not be checked. Retry shortly.' },
+  { type: ResponseType.AUTHORIZER_FAILURE, statusCode: 500, code: 'internal_error', message: GATEWAY_MESSAGES.keyCheckFailed },
   {
     type: ResponseType.AUTHORIZER_CONFIGURATION_ERROR,
     statusCode: 503,
     code: 'service_unavailable',
-    message: 'The key could not be checked. Retry shortly.',
+    message: GATEWAY_MESSAGES.keyCheckFailed,
   },
   { type: ResponseType.INTEGRATION_FAILURE, statusCode: 502, code: 'bad_gateway' },
   { type: ResponseType.INTEGRATION_TIMEOUT, statusCode: 504, code: 'gateway_timeout' },

@@ -8,6 +8,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { ApiError } from '../../domain/errors';
 import type { Caller } from '../../domain/model';
 import type { ApiEvent, ApiResult } from './http';
+import { GATEWAY_MESSAGES } from '../gateway-messages';
 
 export function callerFromContext(event: ApiEvent): Caller | null {
   const context = (event.requestContext?.authorizer ?? null) as Record<string, unknown> | null;
@@ -24,7 +25,7 @@ export function caller(): MiddlewareObj<ApiEvent, ApiResult> {
     before: (request) => {
       const found = callerFromContext(request.event);
       if (!found) {
-        throw new ApiError('unauthorized', 'A valid secret key is required: send Authorization: Bearer <key>.', undefined, {
+        throw new ApiError('unauthorized', GATEWAY_MESSAGES.unauthorized, undefined, {
           'WWW-Authenticate': 'Bearer',
         });
       }

@@ -1,5 +1,6 @@
 /**
- * Download names of the files the pipeline stores. They derive from the source's
+ * File names: a source's name when the client gave none (from its URL), and the
+ * download names of the files the pipeline stores. They derive from the source's
  * name so a shop's customer recognises them (`card.pdf` → `card-fixed.pdf`,
  * `card-page-2.jpg`); storage keys are fixed per output (blob-keys.ts) and do not
  * depend on these, so a re-run overwrites rather than duplicates.

@@ -11,7 +11,7 @@ import type { AutofixStepResult } from '../domain/step-results';
 import { autofix } from '../engine/autofix';
 import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
 import { fixItems, recommendedFixes, resolveProfileId } from './step-params';
-import { derivedFileName, extensionForMime, splitFileName } from './artifact-names';
+import { derivedFileName, extensionForMime, splitFileName } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 
 export const autofixWorker: StepWorker = {

@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { preflight } from '../engine/preflight';
 import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
 import { resolveProfileId } from './step-params';
-import { derivedFileName } from './artifact-names';
+import { derivedFileName } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;

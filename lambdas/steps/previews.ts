@@ -11,7 +11,7 @@ import { UnprocessableFileError } from '../domain/errors';
 import type { PreviewsStepResult } from '../domain/step-results';
 import { renderPreviews } from '../engine/previews';
 import { runStep, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorker } from './step-runner';
-import { derivedFileName, extensionForMime } from './artifact-names';
+import { derivedFileName, extensionForMime } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 
 /** Reasons are listed up to this many pages; a 500-page failure stays one readable sentence. */

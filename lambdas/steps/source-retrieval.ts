@@ -14,7 +14,7 @@ import { iso } from '../domain/ids';
 import type { Services } from '../platform/services';
 import { detectFileType } from '../engine/detect/detect-file-type';
 import { downloadSource, formatBytes } from './source-download';
-import { fileNameFromUrl, withExtension } from './artifact-names';
+import { fileNameFromUrl, withExtension } from '../domain/file-names';
 
 /** How many leading bytes type detection looks at. */
 export const DETECTION_HEAD_BYTES = 4100;

@@ -29,7 +29,7 @@ import { placeStepResult } from './step-result-store';
 import { errorName, unexpectedStepReason } from './failure-reasons';
 import { withScratchDir } from './scratch-dir';
 import { elapsedSince, logInvocation } from './invocation-log';
-import { splitFileName } from './artifact-names';
+import { splitFileName } from '../domain/file-names';
 
 export interface StepInvocation {
   jobId: string;

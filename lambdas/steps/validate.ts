@@ -11,7 +11,7 @@ import type { ValidateStepResult } from '../domain/step-results';
 import { validate } from '../engine/validate';
 import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
 import { validateProfiles } from './step-params';
-import { derivedFileName } from './artifact-names';
+import { derivedFileName } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 
 export const validateWorker: StepWorker = {

@@ -14,6 +14,7 @@ import { iso } from '../ids';
 import type { Caller, JobGraph, JobRecord, SourceLocator, StepRecord, TaskRecord } from '../model';
 import type { BlobStore, Clock, IdSource, JobStore, Orchestrator, PipelineInput, UploadStore } from '../ports';
 import type { JobRequest, SourceInput, SourceRequest } from './job-request';
+import { fileNameFromUrl } from '../file-names';
 
 export interface CreateJobDeps {
   jobs: JobStore;
@@ -39,15 +40,8 @@ interface ResolvedSource {
 /** The file name of a source without `name`: the URL's last path segment, else something stable. */
 export function defaultFileName(input: SourceInput, index: number): string {
   switch (input.kind) {
-    case 'url': {
-      try {
-        const last = decodeURIComponent(new URL(input.url).pathname.split('/').pop() ?? '');
-        if (last !== '') return last;
-      } catch {
-        // Not decodable: fall through to a generic name.
-      }
-      return `download-${index + 1}`;
-    }
+    case 'url':
+      return fileNameFromUrl(input.url) ?? `download-${index + 1}`;
     case 'file':
       return `file-${index + 1}`;
     case 'fileRef':

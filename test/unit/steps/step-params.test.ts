@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobGraph, StepRecord, StepType, TaskRecord } from '../../../lambdas/domain/model';
 import { fixItems, resolveProfileId, validateProfiles } from '../../../lambdas/steps/step-params';
 import { fileAfterSteps, inputFileOf } from '../../../lambdas/steps/task-graph';
-import { derivedFileName, fileNameFromUrl, splitFileName, withExtension } from '../../../lambdas/steps/artifact-names';
+import { derivedFileName, fileNameFromUrl, splitFileName, withExtension } from '../../../lambdas/domain/file-names';
 
 function step(index: number, type: StepType, over: Partial<StepRecord> = {}): StepRecord {
   return {

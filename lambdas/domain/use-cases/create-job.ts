@@ -10,9 +10,9 @@
  */
 import { ApiError } from '../errors';
 import { jobPrefix, sourceKey, uploadKey } from '../blob-keys';
-import { iso } from '../ids';
+import { idTime, iso } from '../ids';
 import type { Caller, JobGraph, JobRecord, SourceLocator, StepRecord, TaskRecord } from '../model';
-import type { BlobStore, Clock, IdSource, JobStore, Orchestrator, PipelineInput, UploadStore } from '../ports';
+import type { BlobStore, IdSource, JobStore, Orchestrator, PipelineInput, UploadStore } from '../ports';
 import type { JobRequest, SourceInput, SourceRequest } from './job-request';
 import { fileNameFromUrl } from '../file-names';
 
@@ -21,7 +21,7 @@ export interface CreateJobDeps {
   uploads: UploadStore;
   blobs: BlobStore;
   orchestrator: Orchestrator;
-  clock: Clock;
+  /** Mints the job id, whose instant is also the job's createdAt. */
   ids: IdSource;
 }
 
@@ -218,7 +218,10 @@ function log(msg: string, fields: Record<string, unknown>): void {
 
 export async function createJob(deps: CreateJobDeps, caller: Caller, request: JobRequest): Promise<JobGraph> {
   const jobId = deps.ids.next('job');
-  const now = iso(deps.clock.now());
+  // One instant: the one in the id. GET /jobs bounds createdAfter/createdBefore
+  // on the id, so a second clock reading here could list a job outside its own
+  // createdAt (a millisecond apart).
+  const now = iso(new Date(idTime(jobId)));
 
   // Checks first, nothing written yet. They run together; the first problem in
   // source order is the one reported, whichever finished first.

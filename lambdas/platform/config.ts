@@ -4,6 +4,7 @@
  * Every knob a test compresses (sync wait, webhook schedule, auth cache) is here.
  */
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '../../step-definitions/events';
+import { WORKERS } from '../../step-definitions/workers';
 
 export type NetworkMode = 'cloud' | 'local';
 
@@ -44,6 +45,14 @@ export interface RuntimeConfig {
   uploadExpiresSeconds: number;
   /** Local runtime only: a key registered verbatim for account `local`. */
   devApiKey: string | undefined;
+  /** Wall-clock budget of preflighting one file; past it the task ends in `error` with a reason. */
+  preflightTimeoutSeconds: number;
+  /** JavaScript heap of an engine's thread (lambdas/engine/guard); default 60% of the function's memory. */
+  engineMaxHeapMb: number;
+  /** Largest decoded size of one PDF stream: a bigger one (a decompression bomb) counts as unreadable. */
+  engineMaxStreamMb: number;
+  /** Largest total decoded from all streams of one PDF. */
+  engineMaxDecodedMb: number;
 }
 
 const MiB = 1024 * 1024;
@@ -54,6 +63,23 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
   return n;
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const n = int(env, name, fallback);
+  if (n <= 0) throw new Error(`${name} must be a positive number, got "${env[name]}"`);
+  return n;
+}
+
+/**
+ * The rest of the function's memory is for the calling thread, the file's bytes
+ * and decoded streams (buffers live outside the heap) and native libraries.
+ * Lambda states the function's memory in AWS_LAMBDA_FUNCTION_MEMORY_SIZE;
+ * elsewhere the engine functions' size from step-definitions/workers.ts applies.
+ */
+export function defaultEngineHeapMb(env: NodeJS.ProcessEnv): number {
+  const functionMb = Number(env.AWS_LAMBDA_FUNCTION_MEMORY_SIZE) || WORKERS.preflight.memoryMb;
+  return Math.max(256, Math.floor(functionMb * 0.6));
 }
 
 export function parseSchedule(raw: string | undefined): number[] {
@@ -91,5 +117,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     downloadUrlExpiresSeconds: 3600,
     uploadExpiresSeconds: int(env, 'UPLOAD_EXPIRES_SECONDS', 3600),
     devApiKey: env.DEV_API_KEY || undefined,
+    preflightTimeoutSeconds: positive(env, 'PREFLIGHT_TIMEOUT_SECONDS', 60),
+    engineMaxHeapMb: positive(env, 'ENGINE_MAX_HEAP_MB', defaultEngineHeapMb(env)),
+    engineMaxStreamMb: positive(env, 'ENGINE_MAX_STREAM_MB', 256),
+    engineMaxDecodedMb: positive(env, 'ENGINE_MAX_DECODED_MB', 4096),
   };
 }

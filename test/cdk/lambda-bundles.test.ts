@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { AUTHORIZER_ENTRY, ROUTES, routeEntry } from '../../lambdas/api/routes';
 import { WORKERS } from '../../step-definitions/workers';
-import { assetDirOf, EM_AARCH64, elfHeader, nativeBinaries } from './support/bundle-files';
+import { assetDirOf, EM_AARCH64, elfHeader, hostRunnable, nativeBinaries } from './support/bundle-files';
 import { repoPath } from '../../lib/paths';
 import { synthProofline } from './support/synth';
 import { functionIdByEntry } from './support/template-queries';
@@ -106,32 +106,6 @@ describe('other bundles', () => {
     for (const entry of new Set(ROUTES.map(routeEntry))) expect(existsSync(join(bundleOf(entry), 'node_modules')), entry).toBe(false);
   });
 });
-
-/**
- * A bundle that can run on this machine: as shipped when it has no native
- * modules, else a copy with the linux-arm64 platform packages swapped for the
- * ones npm installed for the host (the bundle, the native modules' JavaScript
- * and the pdfjs files stay as shipped). Both live outside the repository, so
- * nothing resolves from the repository's node_modules.
- */
-function hostRunnable(bundle: string, into: string): string {
-  if (!existsSync(join(bundle, 'node_modules'))) return bundle;
-  cpSync(bundle, into, { recursive: true });
-  const modules = join(into, 'node_modules');
-  const host = `${process.platform}-${process.arch}`;
-  // scope of the platform packages → the module that loads them
-  const owners = { '@img': 'sharp', '@napi-rs': '@napi-rs/canvas' } as const;
-  for (const [scope, owner] of Object.entries(owners)) {
-    if (!existsSync(join(modules, owner))) continue;
-    for (const name of readdirSync(join(modules, scope)).filter((n) => n.includes('linux-arm64'))) {
-      rmSync(join(modules, scope, name), { recursive: true });
-    }
-    for (const name of readdirSync(repoPath(`node_modules/${scope}`)).filter((n) => n.includes(host))) {
-      cpSync(repoPath(`node_modules/${scope}/${name}`), join(modules, scope, name), { recursive: true });
-    }
-  }
-  return into;
-}
 
 describe('every bundle', () => {
   let scratch: string;

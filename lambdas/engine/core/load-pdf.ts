@@ -7,12 +7,22 @@
  * Encrypted files: PDFs with only an owner password (restrictions, no password
  * to open) are decrypted with the empty user password and processed; a file
  * that needs a password to open cannot be inspected and is refused.
+ *
+ * Hostile files: pdf-lib's parsing of object and cross-reference streams is
+ * bounded (../guard/parse-limits.ts), the page tree is made walkable before
+ * pages are counted (../guard/page-tree.ts), and a parser that overflows its
+ * stack on absurdly deep nesting (a RangeError) makes the file "damaged" like
+ * any other parse failure.
  */
 import { readFile } from 'node:fs/promises';
 import { ParseSpeeds, PDFDict, PDFDocument } from '@cantoo/pdf-lib';
 import { UnprocessableFileError } from '../../domain/errors';
 import { readFileHeader, type FileHeader } from './file-header';
 import { getName, getNumber, resolve } from './pdf-objects';
+import { installParseLimits } from '../guard/parse-limits';
+import { repairPageTree } from '../guard/page-tree';
+
+installParseLimits();
 
 export interface EncryptionInfo {
   /** Security handler (`Standard`). */
@@ -158,6 +168,7 @@ function describeEncryption(dict: PDFDict | undefined): EncryptionInfo {
 function assertHasPages(doc: PDFDocument): void {
   let count: number;
   try {
+    repairPageTree(doc);
     count = doc.getPageCount();
     if (count > 0) doc.getPages();
   } catch {

@@ -6,7 +6,6 @@
  * helpers instead, so a malformed entry reads as "absent" and never aborts a check.
  */
 import {
-  decodePDFRawStream,
   PDFArray,
   PDFBool,
   PDFDict,
@@ -14,12 +13,14 @@ import {
   PDFName,
   PDFNumber,
   PDFObject,
-  PDFRawStream,
   PDFRef,
   PDFStream,
   PDFString,
   type PDFContext,
 } from '@cantoo/pdf-lib';
+import { decodeStream } from '../guard/stream-decode';
+
+export { decodeStream, type DecodeResult, type UndecodableReason } from '../guard/stream-decode';
 
 const nameCache = new Map<string, PDFName>();
 /** A PDFName by its text without the slash (`name('Type')`). */
@@ -158,17 +159,13 @@ export class ObjectNumbers {
 }
 
 /**
- * A stream's decoded bytes, or null when its filters are not ones pdf-lib can
- * decode (DCT, JPX, JBIG2, CCITT: image data, never content we parse) or the
- * data is corrupt.
+ * A stream's decoded bytes, or null when its filters are not ones we decode
+ * (DCT, JPX, JBIG2, CCITT: image data, never content we parse), the data is
+ * corrupt, or decoding would pass a limit (a decompression bomb: see
+ * ../guard/stream-decode.ts, whose decodeStream also says which of these it was).
  */
 export function streamBytes(stream: PDFStream): Uint8Array | null {
-  try {
-    if (stream instanceof PDFRawStream) return decodePDFRawStream(stream).decode();
-    return stream.getContents();
-  } catch {
-    return null;
-  }
+  return decodeStream(stream).bytes;
 }
 
 /** The filters a stream declares, in order (`['FlateDecode']`). */

@@ -1,10 +1,12 @@
 /**
  * Reading Lambda assets in a synthesized cloud assembly: where a function's
- * bundle directory is, and what kind of binary a file is.
+ * bundle directory is, what kind of binary a file is, and a copy of a bundle
+ * that runs on this machine.
  */
-import { closeSync, existsSync, openSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Template } from 'aws-cdk-lib/assertions';
+import { repoPath } from '../../../lib/paths';
 import { resource } from './template-queries';
 
 /** ELF e_machine of AArch64 (offset 18 of the ELF header). */
@@ -41,3 +43,29 @@ export function elfHeader(path: string): { elf: boolean; machine: number | undef
 
 /** Native binaries shipped in a bundle: .node addons and shared libraries. */
 export const nativeBinaries = (dir: string): string[] => [...filesUnder(dir)].filter((f) => /\.node$|\.so(\.\d+)*$/.test(f));
+
+/**
+ * A bundle that can run on this machine: as shipped when it has no native
+ * modules, else a copy in `into` with the linux-arm64 platform packages swapped
+ * for the ones npm installed for the host (the bundle, the native modules'
+ * JavaScript and the pdfjs files stay as shipped). Both live outside the
+ * repository, so nothing resolves from the repository's node_modules.
+ */
+export function hostRunnable(bundle: string, into: string): string {
+  if (!existsSync(join(bundle, 'node_modules'))) return bundle;
+  cpSync(bundle, into, { recursive: true });
+  const modules = join(into, 'node_modules');
+  const host = `${process.platform}-${process.arch}`;
+  // scope of the platform packages → the module that loads them
+  const owners = { '@img': 'sharp', '@napi-rs': '@napi-rs/canvas' } as const;
+  for (const [scope, owner] of Object.entries(owners)) {
+    if (!existsSync(join(modules, owner))) continue;
+    for (const name of readdirSync(join(modules, scope)).filter((n) => n.includes('linux-arm64'))) {
+      rmSync(join(modules, scope, name), { recursive: true });
+    }
+    for (const name of readdirSync(repoPath(`node_modules/${scope}`)).filter((n) => n.includes(host))) {
+      cpSync(repoPath(`node_modules/${scope}/${name}`), join(modules, scope, name), { recursive: true });
+    }
+  }
+  return into;
+}

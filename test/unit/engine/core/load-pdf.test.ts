@@ -3,6 +3,8 @@ import { UnprocessableFileError } from '../../../../lambdas/domain/errors';
 import { openPdfBytes, openPdfFile } from '../../../../lambdas/engine/core/load-pdf';
 import { buildPdf, corruptPdf, garbageAfterHeader, pngBytes, truncatedPdf } from '../../../support/pdf-fixtures';
 import { tempFiles } from '../temp-files';
+import { rawPdf, zeroBomb } from '../guard/hostile-pdfs';
+import { PDFDocument } from '@cantoo/pdf-lib';
 
 const files = tempFiles('load');
 
@@ -77,5 +79,63 @@ describe('openPdfFile', () => {
       );
       expect(outcome).toMatch(/^(opened|refused)$/);
     }
+  });
+});
+
+describe('openPdfBytes on hostile structure', () => {
+  it('reads objects from object streams and skips a cross-reference stream’s entries (a file pdf-lib saved compactly)', async () => {
+    const doc = await PDFDocument.load(await buildPdf({ pages: 3 }));
+    doc.setTitle('Compact');
+    const compact = await doc.save({ useObjectStreams: true });
+    expect(Buffer.from(compact).includes(Buffer.from('/ObjStm'))).toBe(true);
+    const pdf = await openPdfBytes(compact);
+    expect(pdf.doc.getPageCount()).toBe(3);
+    expect(pdf.doc.getTitle()).toBe('Compact');
+  });
+
+  it('opens a file whose object stream inflates to 1.5 GB in seconds, without the objects the bomb held', async () => {
+    const started = Date.now();
+    const pdf = await openPdfBytes(
+      rawPdf({
+        1: '<< /Type /Catalog /Pages 2 0 R >>',
+        2: '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+        3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',
+        5: { dict: '<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode >>', data: zeroBomb(1500) },
+      }),
+    );
+    expect(pdf.doc.getPageCount()).toBe(1);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('removes page tree references back to an ancestor before counting pages', async () => {
+    const pdf = await openPdfBytes(
+      rawPdf({
+        1: '<< /Type /Catalog /Pages 2 0 R >>',
+        2: '<< /Type /Pages /Kids [3 0 R 5 0 R] /Count 2 >>',
+        3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',
+        5: '<< /Type /Pages /Parent 2 0 R /Kids [2 0 R 5 0 R 6 0 R] /Count 2 >>',
+        6: '<< /Type /Page /Parent 5 0 R /MediaBox [0 0 200 200] >>',
+      }),
+    );
+    expect(pdf.doc.getPages().map((p) => p.getWidth())).toEqual([595, 200]);
+  });
+
+  it('gives a page tree node without Kids none, instead of failing on it', async () => {
+    const pdf = await openPdfBytes(
+      rawPdf({
+        1: '<< /Type /Catalog /Pages 2 0 R >>',
+        2: '<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>',
+        3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>',
+        4: '<< /Type /Pages /Parent 2 0 R /Count 5 >>',
+      }),
+    );
+    expect(pdf.doc.getPageCount()).toBe(1);
+  });
+
+  it('refuses as damaged a page tree so deep that walking it overflows the stack', async () => {
+    const objects: Record<number, string> = { 1: '<< /Type /Catalog /Pages 2 0 R >>' };
+    for (let n = 2; n < 100_002; n++) objects[n] = `<< /Type /Pages /Kids [${n + 1} 0 R] /Count 1 >>`;
+    objects[100_002] = '<< /Type /Page /MediaBox [0 0 595 842] >>';
+    expect((await refusal(rawPdf(objects))).message).toMatch(/damaged/);
   });
 });

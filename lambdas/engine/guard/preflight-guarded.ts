@@ -1,0 +1,33 @@
+/**
+ * Preflight in a guarded thread (guarded-engine.ts): the step worker and the
+ * benchmarks call this instead of preflight() itself, so every file ends in a
+ * report or a reason within the budget (PREFLIGHT_TIMEOUT_SECONDS, default 60 s)
+ * and the heap limit (ENGINE_MAX_HEAP_MB).
+ */
+import { loadConfig, type RuntimeConfig } from '../../platform/config';
+import { preflight, type PreflightInput, type PreflightResult } from '../preflight';
+import { guardedEngine, type EngineLimits } from './guarded-engine';
+
+/** The limits configuration gives an engine, with its own budget in seconds. */
+export function engineLimitsFrom(config: RuntimeConfig, timeoutSeconds: number): Required<EngineLimits> {
+  return {
+    timeoutMs: timeoutSeconds * 1000,
+    maxHeapMb: config.engineMaxHeapMb,
+    maxStreamDecodedMb: config.engineMaxStreamMb,
+    maxDocumentDecodedMb: config.engineMaxDecodedMb,
+  };
+}
+
+/** The configured preflight limits (PREFLIGHT_TIMEOUT_SECONDS, ENGINE_*). */
+export function preflightLimits(config: RuntimeConfig = loadConfig()): Required<EngineLimits> {
+  return engineLimitsFrom(config, config.preflightTimeoutSeconds);
+}
+
+export const preflightGuarded: (input: PreflightInput, limits?: EngineLimits) => Promise<PreflightResult> = guardedEngine({
+  name: 'preflight',
+  label: 'Preflight',
+  task: 'check',
+  moduleUrl: import.meta.url,
+  run: preflight,
+  defaults: () => preflightLimits(),
+});

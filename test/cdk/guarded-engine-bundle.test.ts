@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { HouseFunction, workerFunctionProps } from '../../lib/constructs/house-function';
+import { WORKERS } from '../../step-definitions/workers';
+import { buildPdf } from '../support/pdf-fixtures';
+import { assetDirOf, hostRunnable } from './support/bundle-files';
+import { CDK_CONTEXT, TEST_ENV } from './support/synth';
+
+/**
+ * The preflight function bundled exactly as the stack bundles it (its
+ * WorkerSpec through HouseFunction: one index.mjs, sharp beside it), then run
+ * from a copy outside the repository. Preflight runs in a guarded thread, and
+ * in a bundle that thread must start from the bundle itself: nothing else of
+ * the source tree is in the asset.
+ */
+let outdir: string;
+let scratch: string;
+let bundle: string;
+
+beforeAll(() => {
+  outdir = mkdtempSync(join(tmpdir(), 'proofline-guarded-bundle-'));
+  scratch = mkdtempSync(join(tmpdir(), 'proofline-guarded-run-'));
+  const app = new App({ outdir, context: CDK_CONTEXT });
+  const stack = new Stack(app, 'GuardedPreflightBundle', { env: TEST_ENV });
+  const fn = new HouseFunction(stack, 'Preflight', workerFunctionProps(WORKERS.preflight));
+  const template = Template.fromStack(stack);
+  app.synth();
+  bundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(fn.node.defaultChild as never)), join(scratch, 'bundle'));
+});
+
+afterAll(() => {
+  for (const dir of [outdir, scratch]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Calls the bundle's preflight worker twice: with the configured budget, and with a budget of 1 ms. */
+const SCRIPT = `
+const [indexUrl, inputPath, workDir] = process.argv.slice(1);
+const { preflightWorker } = await import(indexUrl);
+const config = { preflightTimeoutSeconds: 60, engineMaxHeapMb: 512, engineMaxStreamMb: 256, engineMaxDecodedMb: 4096 };
+const step = { id: 'step_1', type: 'preflight', params: {} };
+const work = (timeoutSeconds) => preflightWorker.run({
+  services: { config: { ...config, preflightTimeoutSeconds: timeoutSeconds } },
+  graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
+  task: { id: 'task_1', name: 'flyer.pdf' }, step, fileType: 'pdf', inputPath, workDir,
+});
+const done = await work(60);
+const stopped = await work(0.001).then(() => null, (e) => ({ name: e.name, message: e.message }));
+console.log(JSON.stringify({ outcome: done.outcome, pages: done.result.summary.pages, summary: done.summary, stopped }));
+`;
+
+describe('the preflight Lambda bundle', () => {
+  it('runs preflight in a guarded thread started from the bundle, and stops it at its budget', async () => {
+    const inputPath = join(scratch, 'flyer.pdf');
+    writeFileSync(inputPath, await buildPdf({ pages: 2 }));
+    const workDir = join(scratch, 'work');
+    mkdirSync(workDir);
+    const out = execFileSync(
+      process.execPath,
+      ['--enable-source-maps', '--input-type=module', '-e', SCRIPT, pathToFileURL(join(bundle, 'index.mjs')).href, inputPath, workDir],
+      { cwd: bundle, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1' } },
+    );
+    const result = JSON.parse(out.trim().split('\n').pop()!);
+    expect(result).toMatchObject({ pages: 2, summary: expect.stringMatching(/^The preflight step finished with outcome \w+ \(profile default/) });
+    expect(result.stopped).toEqual({
+      name: 'UnprocessableFileError',
+      message: expect.stringMatching(/^Preflight stopped after 0\.001 s: the file is too complex to check within the time limit\./),
+    });
+    expect(JSON.parse(readFileSync(join(workDir, 'preflight-report.json'), 'utf8')).summary.pages).toBe(2);
+  });
+});

@@ -4,6 +4,7 @@ import { scanContent } from '../../../../lambdas/engine/core/content-scan';
 import { describeFont, fontsByPage } from '../../../../lambdas/engine/core/fonts';
 import { openPdfBytes } from '../../../../lambdas/engine/core/load-pdf';
 import { buildPdf, mutatePdf } from '../../../support/pdf-fixtures';
+import { contentPdf, form, iccBased, image, separation } from '../../../support/content-fixtures';
 
 describe('content scan', () => {
   it('records the fonts text is shown with, per page, and whether the text is visible', async () => {
@@ -69,5 +70,28 @@ describe('content scan', () => {
     const { doc } = await openPdfBytes(await buildPdf({ pages: [{ font: 'standard' }, { font: 'standard' }, { text: null }] }));
     const reach = [...fontsByPage(doc).values()].map((pages) => [...pages]);
     expect(reach).toEqual([[1, 2]]);
+  });
+
+  it('counts device colour where something is painted with it, through alternates, and tells Default-replaced use apart', async () => {
+    const { doc } = await openPdfBytes(
+      await contentPdf({
+        pages: [
+          { content: '1 0 0 rg', resources: {} },
+          { content: '/Spot cs 1 scn 0 0 10 10 re f', resources: { colourSpaces: { Spot: separation('Gold', 'DeviceCMYK') } } },
+          { content: '0 0 1 rg 0 0 10 10 re f', resources: { colourSpaces: { DefaultRGB: iccBased(3) } } },
+        ],
+      }),
+    );
+    const usage = scanContent(doc);
+    expect(usage.deviceColours.get('DeviceRGB')).toEqual({ pages: new Set([3]), undefaultedPages: new Set() });
+    expect([...usage.deviceColours.get('DeviceCMYK')!.undefaultedPages]).toEqual([2]);
+  });
+
+  it('follows annotation appearances and lists their images', async () => {
+    const stamp = form({ content: 'q 50 0 0 25 0 0 cm /Im Do Q', bbox: [0, 0, 50, 25], resources: { xobjects: { Im: image({ width: 10, height: 5, colourSpace: 'DeviceGray' }) } } });
+    const { doc } = await openPdfBytes(await contentPdf({ pages: [{ content: '', annotations: [{ rect: [0, 0, 50, 25], appearance: stamp }] }] }));
+    const usage = scanContent(doc);
+    expect(usage.images).toEqual([expect.objectContaining({ page: 1, widthPx: 10, deviceSpaces: ['DeviceGray'], matrix: [50, 0, 0, 25, 0, 0] })]);
+    expect([...usage.deviceColours.keys()]).toEqual(['DeviceGray']);
   });
 });

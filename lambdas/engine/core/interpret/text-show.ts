@@ -1,0 +1,121 @@
+/**
+ * Text showing (Tj, TJ, ', "; ISO 32000-1 9.4.3–9.4.4): reads the codes of the
+ * strings with the current font, advances by their widths with character and
+ * word spacing, horizontal scaling and TJ adjustments, and records one text
+ * run per operator: its box on the page, its effective size, how it is painted
+ * and with what. Type 3 glyph procedures are run per glyph shown (what they
+ * hold — images above all — is listed per draw, as pdfimages does), except
+ * those already seen to record nothing.
+ */
+import type { Operand } from '../content-lexer';
+import type { Rect } from '../page-boxes';
+import { cidOf, readCode, TWO_BYTES } from './code-space';
+import type { Executor } from './executor';
+import type { FontMetrics } from './font-metrics';
+import type { Matrix, TextGroup } from './inventory';
+import { multiply, transformBox, verticalScale } from './matrix';
+
+const code = { code: 0, length: 0 };
+const PAINTING: TextGroup['painting'][] = ['fill', 'stroke', 'fill-stroke', 'invisible', 'fill', 'stroke', 'fill-stroke', 'clip'];
+
+/** Shows the strings (and, for TJ, the adjustments) of `items` from index `start`. */
+export function showText(x: Executor, items: readonly Operand[], start: number): void {
+  const g = x.gs;
+  const font = g.font;
+  if (!font) return;
+  const fs = g.fontSize;
+  const th = font.vertical ? 1 : g.hScale;
+  const tc = g.charSpacing;
+  const tw = g.wordSpacing;
+  const glyphProcs = font.type3 ? font.type3.procs : null;
+  // Forward advance along the writing direction, in unscaled text space.
+  let adv = 0;
+  let glyphs = 0;
+  for (let i = start; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item === 'number') {
+      if (Number.isFinite(item)) adv -= (item / 1000) * fs * th;
+      continue;
+    }
+    if (typeof item !== 'object' || item === null || !('bytes' in item)) continue;
+    const bytes = item.bytes;
+    if (font.kind !== 'cid') {
+      const widths = font.widths;
+      for (let k = 0; k < bytes.length; k++) {
+        const b = bytes[k]!;
+        if (glyphProcs && glyphProcs[b]) drawGlyph(x, font, b, adv);
+        adv += (widths[b]! * fs + tc + (b === 32 ? tw : 0)) * th;
+      }
+      glyphs += bytes.length;
+    } else {
+      const twoByte = font.codeSpace === TWO_BYTES;
+      for (let p = 0; p < bytes.length; ) {
+        if (twoByte && p + 1 < bytes.length) {
+          code.code = (bytes[p]! << 8) | bytes[p + 1]!;
+          code.length = 2;
+        } else readCode(bytes, p, font.codeSpace, code);
+        p += code.length;
+        let w: number;
+        if (font.vertical) w = -font.verticalAdvance;
+        else if (font.cidsUnknown) w = font.defaultWidth;
+        else w = font.cidWidths.get(font.cmap ? cidOf(font.cmap, code.code) : code.code) ?? font.defaultWidth;
+        adv += (w * fs + tc + (code.length === 1 && code.code === 32 ? tw : 0)) * th;
+        glyphs++;
+      }
+    }
+  }
+  if (glyphs > 0) record(x, font, adv, glyphs);
+  const tm = x.tm;
+  if (font.vertical) {
+    tm[4] -= adv * tm[2];
+    tm[5] -= adv * tm[3];
+  } else {
+    tm[4] += adv * tm[0];
+    tm[5] += adv * tm[1];
+  }
+}
+
+function record(x: Executor, font: FontMetrics, adv: number, glyphs: number): void {
+  const g = x.gs;
+  const run = x.run;
+  const page = run.page;
+  const fs = g.fontSize;
+  const trm = x.textMatrix();
+  let box: Rect;
+  if (font.vertical) {
+    box = transformBox(trm, -Math.abs(fs) / 2, Math.min(0, -adv) + g.rise, Math.abs(fs) / 2, Math.max(0, -adv) + g.rise);
+  } else {
+    const a = g.rise + font.descent * fs;
+    const b = g.rise + font.ascent * fs;
+    box = transformBox(trm, Math.min(0, adv), Math.min(a, b), Math.max(0, adv), Math.max(a, b));
+  }
+  const sizePt = Math.abs(fs) * verticalScale(trm) * run.userUnit * font.sizeFactor;
+  const mode = g.render >= 0 && g.render <= 7 ? g.render : 0;
+  const visible = mode !== 3 && mode !== 7;
+  run.notable++;
+  page.font(font.dict, g.fontObjectNumber, sizePt, glyphs, visible);
+  if (!x.frame.ink) return;
+  const fills = mode === 0 || mode === 2 || mode === 4 || mode === 6;
+  const strokes = mode === 1 || mode === 2 || mode === 5 || mode === 6;
+  const fill = fills ? x.fillPaint() : null;
+  const stroke = strokes ? x.strokePaint() : null;
+  page.textRun(font.dict, font.name, sizePt, PAINTING[mode]!, fill, stroke, fills || !strokes ? x.fillState() : x.strokeState(), box);
+  if (fills) x.paintFill(box, 'text');
+  if (stroke) x.recordPaint('text', stroke, x.strokeState(), g.strokeSpace, box);
+  if (visible && x.frame.content) page.visible(box, 'text');
+}
+
+/** Runs a Type 3 glyph procedure at the glyph's place: FontMatrix × [size×Th 0 0 size advance rise] × Tm × CTM. */
+function drawGlyph(x: Executor, font: FontMetrics, b: number, adv: number): void {
+  const type3 = font.type3!;
+  const proc = type3.procs[b]!;
+  const run = x.run;
+  if (run.trivialGlyphs.has(proc)) return;
+  const g = x.gs;
+  const glyphSpace: Matrix = font.vertical ? [g.fontSize, 0, 0, g.fontSize, 0, -adv + g.rise] : [g.fontSize * g.hScale, 0, 0, g.fontSize, adv, g.rise];
+  const gs = g.clone();
+  gs.ctm = multiply(multiply(type3.matrix, glyphSpace), x.textMatrix());
+  const before = run.notable;
+  x.runNested(proc, 'a Type 3 glyph procedure', 'type3', gs, type3.resources ?? x.resources, { vectors: false, content: false });
+  if (run.notable === before) run.trivialGlyphs.add(proc);
+}

@@ -8,6 +8,7 @@
  * pulling pdf-lib, pdfjs or sharp into its bundle.
  */
 import type { ValidateProfileCode } from '../../step-definitions/catalogue';
+import { PREFLIGHT_PROFILES } from './preflight/profiles';
 
 export interface CheckSpec {
   id: string;
@@ -25,42 +26,11 @@ export interface PreflightProfileInfo {
 }
 
 /**
- * Resolution thresholds follow the Ghent Workgroup's GWG 2015/2022 sheetfed
- * specifications for continuous-tone images (error below 150 ppi, warning below
- * 225 ppi) and for 1-bit line art (error below 550 ppi, warning below 800 ppi).
- * Bleed: 3 mm is the common requirement of European and North American printers
- * and the GWG value. Size tolerance: 1 mm, the usual cutting tolerance.
+ * The preflight profiles (default, the GWG 2022 print profiles, screen) and the
+ * checks they run are data in preflight/profiles.ts and preflight/check-catalogue.ts;
+ * both are import-free, so this module stays light.
  */
-const DEFAULT_CHECKS: CheckSpec[] = [
-  { id: 'pdf.encrypted', severity: 'warn', description: 'The PDF is encrypted (it has restrictions or a password); print workflows may refuse or alter it.' },
-  { id: 'fonts.not-embedded', severity: 'error', description: 'A font used for visible text is not embedded, so the printer would substitute another font.' },
-  { id: 'boxes.trimbox-missing', severity: 'warn', description: 'A page has no TrimBox, so the finished size is not stated.' },
-  { id: 'boxes.trimbox-outside-mediabox', severity: 'error', description: 'A page\'s TrimBox extends beyond its MediaBox.' },
-  { id: 'boxes.bleedbox-outside-mediabox', severity: 'error', description: 'A page\'s BleedBox extends beyond its MediaBox.' },
-  { id: 'bleed.insufficient', severity: 'warn', description: 'A page has less bleed around its TrimBox than required.', thresholds: { required_mm: 3 } },
-  { id: 'pages.mixed-sizes', severity: 'info', description: 'The pages do not all have the same size.', thresholds: { tolerance_mm: 1 } },
-  { id: 'document.javascript', severity: 'warn', description: 'The PDF contains JavaScript or launch actions; print workflows ignore them and some refuse the file.' },
-  { id: 'images.resolution-low', severity: 'error', description: 'An image\'s effective resolution is below the minimum for print.', thresholds: { min_ppi: 150, min_ppi_1bit: 550 } },
-  { id: 'images.resolution-marginal', severity: 'warn', description: 'An image\'s effective resolution is below the recommended value for print.', thresholds: { recommended_ppi: 225, recommended_ppi_1bit: 800 } },
-  { id: 'image.resolution-unknown', severity: 'info', description: 'An image file states no resolution and no artwork size was ordered, so its print resolution cannot be judged.' },
-  { id: 'image.rgb', severity: 'info', description: 'An image file is RGB; the printer converts it to CMYK, which can dull bright colours.' },
-  { id: 'image.alpha', severity: 'info', description: 'An image file has transparency; transparent areas print as bare paper.' },
-  { id: 'image.no-icc', severity: 'info', description: 'An image file has no embedded ICC profile, so its colours are interpreted with a generic profile.' },
-  { id: 'artwork.size-mismatch', severity: 'error', description: 'The trim size differs from the ordered artwork size (context.artworkSize), in either orientation.', thresholds: { tolerance_mm: 1 } },
-  { id: 'artwork.aspect-mismatch', severity: 'warn', description: 'An image file\'s proportions differ from the ordered artwork size, so it would be cropped or distorted.', thresholds: { tolerance_mm: 1 } },
-  { id: 'document.page-count', severity: 'error', description: 'The number of pages is outside what was ordered (context.pageCount).' },
-];
-
-export const PREFLIGHT_PROFILES: readonly PreflightProfileInfo[] = [
-  {
-    id: 'default',
-    name: 'Digital print (default)',
-    description:
-      'General checks for digital print: fonts embedded, page boxes and bleed, image resolution, JavaScript, page sizes, and the order context (artwork size, page count, bleed).',
-    checks: DEFAULT_CHECKS,
-    defaultFixes: ['boxes.normalize', 'actions.remove'],
-  },
-];
+export { PREFLIGHT_PROFILES };
 
 export function findPreflightProfile(id: string): PreflightProfileInfo | undefined {
   return PREFLIGHT_PROFILES.find((p) => p.id === id);
@@ -131,7 +101,7 @@ export const FIXES: readonly FixInfo[] = [
     name: 'Normalise page boxes',
     description:
       'Adds a missing TrimBox (from the ordered artwork size centred on the page, else the CropBox, ArtBox or MediaBox), sets the BleedBox to the TrimBox grown by the ordered bleed (or keeps it) within the MediaBox, and sets the CropBox to the MediaBox.',
-    resolves: ['boxes.trimbox-missing', 'boxes.bleedbox-outside-mediabox', 'bleed.insufficient'],
+    resolves: ['boxes.trimbox-missing', 'boxes.bleedbox-outside-mediabox', 'boxes.inconsistent', 'bleed.insufficient'],
   },
   {
     id: 'actions.remove',

@@ -4,11 +4,15 @@
  * The step worker calls this; it reads only the local file at `path`.
  */
 import type { CheckVerdict, OrderContext } from '../../domain/model';
+import type { PDFDocument } from '@cantoo/pdf-lib';
+import type { PageInventory } from '../core/interpret/inventory';
+import { interpretDocument } from '../core/interpret/interpret-document';
 import { openPdfFile } from '../core/load-pdf';
 import { groupFindings, recommendedFixes, summarise, verdictOf, type MessageWriter, type Observation } from './findings';
 import { gatherPdfFacts } from './pdf-facts';
 import { checkPdf, PDF_MESSAGES } from './pdf-checks';
-import { checkRaster, gatherRasterFacts, RASTER_MESSAGES } from './raster';
+import { emptyInventory } from './inventory-page';
+import { checkRaster, gatherRasterFacts, RASTER_MESSAGES, rasterImageSection } from './raster';
 import type { PreflightReport } from './report';
 import { resolveSettings, type PreflightSettings } from './settings';
 
@@ -36,25 +40,44 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
 
 async function preflightPdf(path: string, settings: PreflightSettings): Promise<PreflightReport> {
   const pdf = await openPdfFile(path);
-  const facts = gatherPdfFacts(pdf);
+  const facts = gatherPdfFacts(pdf, interpretPages(pdf.doc));
   const observations = checkPdf(facts, settings);
-  const listedImages = facts.images.slice(0, MAX_LISTED_IMAGES).map(({ bitDepthOne: _, ...img }) => img);
   return assemble(settings, observations, PDF_MESSAGES, facts.document.pageCount, {
     document: facts.document,
-    pages: facts.pages.map(({ boxes: _, ...p }) => p),
-    fonts: facts.fonts.map(({ info: _, visible: __, ...f }) => f),
-    images: listedImages,
+    pages: facts.pages.map(({ boxes: _b, trim: _t, inventory: _i, ...p }) => p),
+    fonts: facts.fonts.map(({ visible: _v, dict: _d, ...f }) => f),
+    images: facts.images.slice(0, MAX_LISTED_IMAGES).map(({ within: _, ...img }) => img),
     ...(facts.images.length > MAX_LISTED_IMAGES ? { imagesTruncated: true } : {}),
+    imageCount: facts.images.length,
+    spotColors: facts.spotColors,
   });
 }
 
 /** Image placements listed in a report; findings still cover every placement. */
 const MAX_LISTED_IMAGES = 500;
 
+/** Time the content analysis may take before it stops and says so (the step's own budget is larger). */
+const INTERPRET_BUDGET_MS = 40_000;
+
+/**
+ * The content inventory of every page. An interpreter failure must not cost the
+ * customer the rest of the report: every page is then marked as not analysed,
+ * which the report states as a finding.
+ */
+function interpretPages(doc: PDFDocument): PageInventory[] {
+  try {
+    return interpretDocument(doc, { deadline: Date.now() + INTERPRET_BUDGET_MS });
+  } catch (e) {
+    const detail = `content analysis failed: ${e instanceof Error ? e.message : String(e)}`;
+    return doc.getPages().map((_, i) => ({ ...emptyInventory(i + 1), empty: false, limits: [{ page: i + 1, limit: 'undecodable-content' as const, detail }] }));
+  }
+}
+
 async function preflightRaster(path: string, settings: PreflightSettings): Promise<PreflightReport> {
   const document = await gatherRasterFacts(path, settings);
   const observations = checkRaster(document, settings);
-  return assemble(settings, observations, RASTER_MESSAGES, document.pageCount, { document, pages: [], fonts: [], images: [] });
+  const images = [rasterImageSection(document)];
+  return assemble(settings, observations, RASTER_MESSAGES, document.pageCount, { document, pages: [], fonts: [], images, imageCount: 1, spotColors: [] });
 }
 
 function assemble(
@@ -62,7 +85,7 @@ function assemble(
   observations: Observation[],
   messages: Record<string, MessageWriter>,
   pageCount: number,
-  sections: Pick<PreflightReport, 'document' | 'pages' | 'fonts' | 'images'> & { imagesTruncated?: boolean },
+  sections: Pick<PreflightReport, 'document' | 'pages' | 'fonts' | 'images' | 'imageCount' | 'spotColors'> & { imagesTruncated?: boolean },
 ): PreflightReport {
   const findings = groupFindings(
     observations,

@@ -11,7 +11,8 @@ import { UnprocessableFileError } from '../../domain/errors';
 import { MAX_RASTER_PIXELS } from '../core/image-limits';
 import { num, type MessageWriter, type Observation } from './findings';
 import { pageCountMessage, pageCountObservations } from './page-count';
-import type { RasterDocumentSection } from './report';
+import { iccDescription } from './icc-description';
+import type { ImageSection, RasterDocumentSection } from './report';
 import type { PreflightSettings } from './settings';
 
 const MM_PER_INCH = 25.4;
@@ -49,6 +50,28 @@ export async function gatherRasterFacts(path: string, settings: PreflightSetting
     bitsPerSample: meta.bitsPerSample ?? null,
     hasAlpha: meta.hasAlpha ?? false,
     hasIccProfile: meta.hasProfile ?? false,
+    iccProfileDescription: meta.icc ? iccDescription(meta.icc) : null,
+  };
+}
+
+/** The image file as the report's one image, so clients read resolution the same way for PDFs and images. */
+export function rasterImageSection(facts: RasterDocumentSection): ImageSection {
+  return {
+    page: 1,
+    width: facts.widthPx,
+    height: facts.heightPx,
+    // Scaled uniformly (to its stated size or to cover the artwork), both axes share one resolution.
+    ppiX: facts.effectivePpi,
+    ppiY: facts.effectivePpi,
+    colorSpace: facts.colourSpace,
+    bitsPerComponent: facts.bitsPerSample,
+    bbox: null,
+    objectNumber: null,
+    inline: false,
+    imageMask: false,
+    filter: facts.format,
+    softMask: facts.hasAlpha,
+    placedMm: facts.sizeMm,
   };
 }
 

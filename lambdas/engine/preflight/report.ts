@@ -1,7 +1,9 @@
 /**
- * The preflight report's shape. Sections the engine cannot fill honestly yet
- * (spot colours, per-object geometry) are left out rather than filled with
- * empty placeholders that would read as "none found".
+ * The preflight report's shape (issue 3's contract: these names are what
+ * clients and the agreement benchmark read). Geometry is in PDF points in the
+ * page's default user space, boxes as [x0, y0, x1, y1]; sizes in mm are as the
+ * page is seen (UserUnit and /Rotate applied). Lists that can grow with the
+ * file (images) are capped and say so.
  */
 import type { CheckVerdict } from '../../domain/model';
 import type { Rect } from '../core/page-boxes';
@@ -29,13 +31,22 @@ export interface PdfDocumentSection {
   javaScript: boolean;
   /** Actions by type (JavaScript, Launch, URI…), counted where they are attached. */
   actions: Record<string, number>;
+  /** Annotations on all pages (links, comments, form widgets…). */
   annotations: number;
+  /** Interactive form fields (terminal fields of the AcroForm). */
+  formFields: number;
+  embeddedFiles: { name: string; mimeType: string | null; sizeBytes: number | null; page: number | null }[];
+  /** Optional content groups, with whether the default configuration shows them. */
+  layers: { name: string; visibleByDefault: boolean }[];
   tagged: boolean;
   title: string | null;
   creator: string | null;
   producer: string | null;
-  /** Device colour spaces used by content and images. */
-  deviceColourSpaces: string[];
+  /** Colour spaces used anywhere ("DeviceCMYK", "ICCBased RGB", "Separation PANTONE 185 C"…). */
+  colourSpaces: string[];
+  transparency: boolean;
+  /** Where the content analysis stopped early (unreadable content, limits); findings there may be missing. */
+  analysisLimits: { page: number; limit: string; detail: string }[];
 }
 
 export interface RasterDocumentSection {
@@ -56,6 +67,8 @@ export interface RasterDocumentSection {
   bitsPerSample: number | null;
   hasAlpha: boolean;
   hasIccProfile: boolean;
+  /** The embedded ICC profile's description ("sRGB IEC61966-2.1"), when it has one. */
+  iccProfileDescription: string | null;
 }
 
 export interface PageSection {
@@ -73,6 +86,13 @@ export interface PageSection {
   rotation: number;
   userUnit: number;
   annotations: number;
+  /** Nothing visible is painted (annotations aside). */
+  empty: boolean;
+  colourSpaces: string[];
+  spotColors: string[];
+  /** Highest total ink of any object on the page; null when nothing is in ink terms. */
+  maxTacPercent: number | null;
+  transparency: boolean;
 }
 
 export interface FontSection {
@@ -80,22 +100,42 @@ export interface FontSection {
   type: string;
   embedded: boolean;
   subset: boolean;
+  /** Indirect object number of the font dictionary; null for a direct object. */
+  objectNumber: number | null;
   /** Pages whose resources reach the font. */
   pages: number[];
   /** Pages where it shows text; empty when declared but unused. */
   usedOnPages: number[];
+  /** Smallest and largest text size shown, in pt on the page; null when unused. */
+  minSizePt: number | null;
+  maxSizePt: number | null;
 }
 
 export interface ImageSection {
   page: number;
-  widthPx: number;
-  heightPx: number;
-  placedMm: { width: number; height: number };
-  effectivePpi: number;
+  /** Pixels. */
+  width: number;
+  height: number;
+  /** Effective resolution along the image's own axes where it is placed; null for an image file that states none. */
+  ppiX: number | null;
+  ppiY: number | null;
+  colorSpace: string | null;
   bitsPerComponent: number | null;
-  colourSpaces: string[];
+  /** The placed image's box on the page. */
+  bbox: Rect | null;
+  /** Indirect object number of the image XObject; null for inline images. */
+  objectNumber: number | null;
   inline: boolean;
   imageMask: boolean;
+  /** The filter its data is encoded with (DCTDecode, FlateDecode, JPXDecode…), last in the chain. */
+  filter: string | null;
+  softMask: boolean;
+  placedMm: { width: number; height: number } | null;
+}
+
+export interface SpotColourSection {
+  name: string;
+  pages: number[];
 }
 
 export interface PreflightReport {
@@ -106,8 +146,10 @@ export interface PreflightReport {
   pages: PageSection[];
   fonts: FontSection[];
   images: ImageSection[];
-  /** Set when more images were placed than the report lists. */
+  /** Set when more images were placed than the report lists; `imageCount` is then the total. */
   imagesTruncated?: boolean;
+  imageCount: number;
+  spotColors: SpotColourSection[];
   findings: Finding[];
   recommendedFixes: string[];
   [key: string]: unknown;

@@ -1,8 +1,8 @@
 /**
  * A profile's checks with the order context applied (API.md §6): the context
  * narrows thresholds the profile already has (required bleed, artwork size, page
- * count) and never adds a check. What was applied is returned as the step's
- * runtimeParams so the customer sees exactly which numbers were used.
+ * count, safety margin) and never adds a check. What was applied is returned as
+ * the step's runtimeParams so the customer sees exactly which numbers were used.
  */
 import { UnprocessableFileError } from '../../domain/errors';
 import type { OrderContext } from '../../domain/model';
@@ -74,9 +74,18 @@ export function resolveSettings(profileId: string, context: OrderContext | null)
     contextApplied.push('bleed');
   } else if (context?.bleed) contextIgnored.push('bleed');
 
-  // No check of the profile uses these yet (safety margins need content geometry;
-  // file count is judged per job, not per file).
-  if (context?.safety) contextIgnored.push('safety');
+  // The safety margin only means something as ordered: the check stays inactive without it.
+  const safety = nonNegative(context?.safety?.min_mm);
+  const safetyCheck = applied.get('safety.live-content');
+  if (safetyCheck && safety !== undefined && safety > 0) {
+    safetyCheck.min_mm = safety;
+    contextApplied.push('safety');
+  } else {
+    applied.delete('safety.live-content');
+    if (context?.safety) contextIgnored.push('safety');
+  }
+
+  // File count is judged per job, not per file.
   if (context?.fileCount) contextIgnored.push('fileCount');
 
   const severities = new Map(profile.checks.map((c) => [c.id, c.severity] as const));

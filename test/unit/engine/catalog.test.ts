@@ -5,9 +5,9 @@ import { PDF_MESSAGES } from '../../../lambdas/engine/preflight/pdf-checks';
 import { RASTER_MESSAGES } from '../../../lambdas/engine/preflight/raster';
 
 describe('engine catalogue', () => {
-  it('lists only the preflight profiles that exist: default', () => {
-    expect(PREFLIGHT_PROFILES.map((p) => p.id)).toEqual(['default']);
-    expect(findPreflightProfile('default')?.name).toBeTruthy();
+  it('lists the preflight profiles: default, the GWG 2022 print profiles and screen', () => {
+    expect(PREFLIGHT_PROFILES.map((p) => p.id)).toEqual(['default', 'gwg-sheetfed-cmyk', 'gwg-digital-print', 'gwg-web-cmyk', 'gwg-newspaper', 'screen']);
+    for (const p of PREFLIGHT_PROFILES) expect(findPreflightProfile(p.id)?.name).toBeTruthy();
     expect(findPreflightProfile('nope')).toBeUndefined();
   });
 
@@ -22,6 +22,12 @@ describe('engine catalogue', () => {
         expect(PDF_MESSAGES[check.id] ?? RASTER_MESSAGES[check.id], check.id).toBeTypeOf('function');
       }
     }
+  });
+
+  it('offers fixes only for checks whose findings they resolve', () => {
+    const normalize = findFix('boxes.normalize')!;
+    expect(normalize.resolves).toEqual(['boxes.trimbox-missing', 'boxes.bleedbox-outside-mediabox', 'boxes.inconsistent', 'bleed.insufficient']);
+    expect(findFix('actions.remove')!.resolves).toEqual(['document.javascript']);
   });
 
   it('only offers fixes that exist and only resolves checks that exist', () => {

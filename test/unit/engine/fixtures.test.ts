@@ -18,7 +18,9 @@ describe('test fixtures', () => {
     expect(Math.abs(written - target) / target).toBeLessThan(0.01);
     const r = await preflight({ path, fileType: 'pdf', profileId: 'default', context: null });
     expect(r.report.document).toMatchObject({ pageCount: 1 });
-    expect(r.report.images[0]).toMatchObject({ widthPx: 2048, effectivePpi: 300 });
+    expect(r.report.images[0]).toMatchObject({ width: 2048 });
+    expect(r.report.images[0]!.ppiX).toBeCloseTo(300, 0);
+    expect(r.report.images[0]!.ppiY).toBeCloseTo(300, 0);
   });
 
   it('embeds Liberation Sans for the embedded-font option and leaves Helvetica unembedded', async () => {

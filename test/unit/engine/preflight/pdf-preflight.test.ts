@@ -8,16 +8,16 @@ import { tempFiles } from '../temp-files';
 
 const files = tempFiles('preflight');
 
-/** A page ready for print: 3 mm bleed all round, TrimBox and BleedBox set, font embedded. */
+/** A page ready for print: 3 mm bleed all round, TrimBox and BleedBox set, font embedded, CMYK colour. */
 function printPage(size: [number, number] = A4, bleedMm = 3): PageSpec {
   const b = bleedMm * MM;
   const trim: Rect = [b, b, b + size[0], b + size[1]];
-  return { size: [size[0] + 2 * b, size[1] + 2 * b], trimBox: trim, bleedBox: [0, 0, size[0] + 2 * b, size[1] + 2 * b], font: 'embedded' };
+  return { size: [size[0] + 2 * b, size[1] + 2 * b], trimBox: trim, bleedBox: [0, 0, size[0] + 2 * b, size[1] + 2 * b], font: 'embedded', colourSpace: 'cmyk' };
 }
 
-async function run(spec: PdfSpec, context: OrderContext | null = null) {
+async function run(spec: PdfSpec, context: OrderContext | null = null, profileId = 'default') {
   const path = files.write(await buildPdf(spec), 'pdf');
-  return preflight({ path, fileType: 'pdf', profileId: 'default', context });
+  return preflight({ path, fileType: 'pdf', profileId, context });
 }
 
 const find = (findings: Finding[], checkId: string) => findings.filter((f) => f.checkId === checkId);
@@ -40,7 +40,12 @@ describe('PDF preflight, default profile', () => {
     ]);
     expect(r.report.pages[0]).toMatchObject({ page: 1, sizeMm: { width: 210, height: 297 }, mediaSizeMm: { width: 216, height: 303 }, bleedMm: { top: 3, right: 3, bottom: 3, left: 3 }, rotation: 0, userUnit: 1 });
     expect(r.report.pages[1]).toMatchObject({ sizeMm: { width: 297, height: 210 }, rotation: 90 });
-    expect(r.report.fonts).toEqual([{ name: 'LiberationSans', type: 'TrueType', embedded: true, subset: false, pages: [1, 2], usedOnPages: [1, 2] }]);
+    expect(r.report.fonts).toEqual([
+      { name: 'LiberationSans', type: 'TrueType', embedded: true, subset: false, objectNumber: expect.any(Number), pages: [1, 2], usedOnPages: [1, 2], minSizePt: 24, maxSizePt: 24 },
+    ]);
+    expect(r.report.pages[0]).toMatchObject({ empty: false, colourSpaces: ['DeviceCMYK'], spotColors: [], maxTacPercent: 200, transparency: false });
+    expect(doc).toMatchObject({ annotations: 0, formFields: 0, embeddedFiles: [], layers: [], colourSpaces: ['DeviceCMYK'], transparency: false, analysisLimits: [] });
+    expect(r.report.spotColors).toEqual([]);
   });
 
   it('outcome: fail with any error, warn with only warnings, pass with only infos', async () => {
@@ -159,17 +164,36 @@ describe('PDF preflight, default profile', () => {
     it('is an error below 150 ppi, measured where the image is placed', async () => {
       const r = await run(withImage(100, 144)); // 100 px over 2 inches
       const [f] = find(r.report.findings, 'images.resolution-low');
-      expect(f).toMatchObject({ severity: 'error', page: 1, measured: { effective_ppi: 50 }, required: { min_ppi: 150 } });
-      expect(r.report.images[0]).toMatchObject({ page: 1, widthPx: 100, effectivePpi: 50, placedMm: { width: 50.8, height: 50.8 } });
+      expect(f).toMatchObject({ severity: 'error', page: 1, bbox: [72, 72, 216, 216], measured: { effective_ppi: 50 }, required: { min_ppi: 150 } });
+      expect(f!.message).toBe('The image on page 1 is 50 ppi where it is placed; this product needs at least 150 ppi, so it will print visibly blurred or pixelated.');
+      expect(r.report.images).toEqual([
+        {
+          page: 1,
+          width: 100,
+          height: 100,
+          ppiX: 50,
+          ppiY: 50,
+          colorSpace: 'DeviceRGB',
+          bitsPerComponent: 8,
+          bbox: [72, 72, 216, 216],
+          objectNumber: expect.any(Number),
+          inline: false,
+          imageMask: false,
+          filter: 'FlateDecode',
+          softMask: false,
+          placedMm: { width: 50.8, height: 50.8 },
+        },
+      ]);
+      expect(r.report.imageCount).toBe(1);
     });
     it('is a warning between 150 and 225 ppi', async () => {
       const r = await run(withImage(400, 144)); // 200 ppi
       expect(find(r.report.findings, 'images.resolution-low')).toEqual([]);
       expect(find(r.report.findings, 'images.resolution-marginal')[0]).toMatchObject({ severity: 'warn', measured: { effective_ppi: 200 } });
     });
-    it('is silent at 300 ppi', async () => {
+    it('is silent at 300 ppi (the RGB image is only noted as RGB)', async () => {
       const r = await run(withImage(600, 144));
-      expect(r.report.findings).toEqual([]);
+      expect(r.report.findings.map((f) => [f.checkId, f.severity])).toEqual([['colour.rgb', 'info']]);
     });
   });
 
@@ -194,9 +218,19 @@ describe('PDF preflight, default profile', () => {
       expect(find(ok.report.findings, 'document.page-count')).toEqual([]);
     });
     it('adds no checks the profile lacks, and says which context it ignored', async () => {
-      const r = await run({ pages: [printPage()] }, { safety: { min_mm: 5 }, fileCount: { min: 1 } });
+      const r = await run({ pages: [{ ...printPage(), trimBox: undefined, bleedBox: undefined }] }, { bleed: { required_mm: 5 }, safety: { min_mm: 5 }, fileCount: { min: 1 } }, 'screen');
       expect(r.report.findings).toEqual([]);
-      expect(r.runtimeParams.contextIgnored).toEqual(['safety', 'fileCount']);
+      expect(r.runtimeParams.contextIgnored).toEqual(['bleed', 'safety', 'fileCount']);
+    });
+    it('applies the safety margin to text near the trim edge', async () => {
+      // "Page 1" is drawn 72 pt from the sheet's left edge, 63.5 pt (22.4 mm) inside the trim, and about 25 mm below its top.
+      const fine = await run({ pages: [printPage()] }, { safety: { min_mm: 5 } });
+      expect(find(fine.report.findings, 'safety.live-content')).toEqual([]);
+      expect(fine.runtimeParams).toMatchObject({ thresholds: { 'safety.live-content': { min_mm: 5 } }, contextApplied: ['safety'] });
+      const tight = await run({ pages: [printPage()] }, { safety: { min_mm: 23 } });
+      const [f] = find(tight.report.findings, 'safety.live-content');
+      expect(f).toMatchObject({ severity: 'warn', page: 1, measured: { kind: 'text', sides: ['left'] } });
+      expect(f!.message).toMatch(/^Text on page 1 is 22\.\d mm from the trim edge, inside the 23 mm safety margin;/);
     });
     it('leaves the artwork and page-count checks inactive without context', async () => {
       const r = await run({ pages: [printPage(A5)] });
@@ -207,7 +241,7 @@ describe('PDF preflight, default profile', () => {
 
   it('refuses an unknown profile with a sentence naming the available ones', async () => {
     const path = files.write(await buildPdf(), 'pdf');
-    await expect(preflight({ path, fileType: 'pdf', profileId: 'gwg-sheetfed-cmyk', context: null })).rejects.toThrow(/no preflight profile "gwg-sheetfed-cmyk".*default/);
+    await expect(preflight({ path, fileType: 'pdf', profileId: 'gwg-nope', context: null })).rejects.toThrow(/no preflight profile "gwg-nope".*default, gwg-sheetfed-cmyk/);
   });
 
   it('refuses an unreadable PDF with UnprocessableFileError', async () => {

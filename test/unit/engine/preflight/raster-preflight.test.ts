@@ -9,9 +9,9 @@ import { tempFiles } from '../temp-files';
 
 const files = tempFiles('raster-preflight');
 
-async function run(bytes: Uint8Array, context: OrderContext | null = null) {
+async function run(bytes: Uint8Array, context: OrderContext | null = null, profileId = 'default') {
   const path = files.write(bytes, 'img');
-  const r = await preflight({ path, fileType: 'raster', profileId: 'default', context });
+  const r = await preflight({ path, fileType: 'raster', profileId, context });
   return { ...r, doc: r.report.document as RasterDocumentSection, ids: r.report.findings.map((f) => f.checkId) };
 }
 
@@ -33,6 +33,10 @@ describe('raster preflight, default profile', () => {
     });
     expect(r.ids).not.toContain('images.resolution-low');
     expect(r.ids).not.toContain('images.resolution-marginal');
+    expect(r.report.images).toEqual([
+      { page: 1, width: 1200, height: 900, ppiX: 300, ppiY: 300, colorSpace: 'srgb', bitsPerComponent: 8, bbox: null, objectNumber: null, inline: false, imageMask: false, filter: 'png', softMask: false, placedMm: { width: 101.6, height: 76.2 } },
+    ]);
+    expect(r.report).toMatchObject({ imageCount: 1, pages: [], fonts: [], spotColors: [] });
   });
 
   it('judges resolution at the ordered artwork size when there is one', async () => {
@@ -64,7 +68,25 @@ describe('raster preflight, default profile', () => {
     expect(r.outcome).toBe('pass');
     const tagged = await run(await jpegBytes({ density: 300, width: 1200, height: 900, icc: true }));
     expect(tagged.doc.hasIccProfile).toBe(true);
+    expect(tagged.doc.iccProfileDescription).toMatch(/sRGB/);
     expect(tagged.ids).not.toContain('image.no-icc');
+    expect(r.doc.iccProfileDescription).toBeNull();
+  });
+
+  it('judges colour by profile: RGB is an error for CMYK print, information for digital print, fine for screen', async () => {
+    const rgb = await jpegBytes({ density: 300, width: 1200, height: 900, icc: true });
+    const sheetfed = await run(rgb, null, 'gwg-sheetfed-cmyk');
+    expect(sheetfed.report.findings.map((f) => [f.checkId, f.severity])).toEqual([['image.rgb', 'error']]);
+    expect(sheetfed.outcome).toBe('fail');
+    expect((await run(rgb, null, 'gwg-digital-print')).report.findings.map((f) => [f.checkId, f.severity])).toEqual([['image.rgb', 'info']]);
+    expect((await run(rgb, null, 'screen')).report.findings).toEqual([]);
+  });
+
+  it('judges resolution by profile: 120 ppi fails sheetfed, is marginal for digital print and fine for screen', async () => {
+    const png = await pngBytes({ width: 1200, height: 900, density: 120 });
+    expect((await run(png, null, 'gwg-sheetfed-cmyk')).ids).toContain('images.resolution-low');
+    expect((await run(png, null, 'gwg-digital-print')).ids).toContain('images.resolution-marginal');
+    expect((await run(png, null, 'screen')).ids).toEqual([]);
   });
 
   it('does not call a CMYK image RGB', async () => {

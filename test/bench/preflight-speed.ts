@@ -1,0 +1,105 @@
+/**
+ * `npm run bench:preflight` — preflight speed on a generated 500-page text and
+ * image PDF (support/speed-pdf.ts), side by side with poppler's `pdffonts` +
+ * `pdfimages -list` on the same file, in the same run (issue 3, quality bars;
+ * target: ours at least as fast as the two poppler tools together).
+ *
+ * Ours: each run in a fresh process (support/preflight-once.ts) so its peak RSS
+ * is its own; the time is the preflight call (engine loaded, file not yet
+ * read). Poppler: both tools run one after the other, time summed, each under
+ * GNU time for its peak RSS. Median of the runs for every figure.
+ *
+ * Options: --pages N (500), --runs N (3), --profile ID (default), --keep (leave
+ * the generated file and print its path).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { median } from './support/concurrency';
+import { GNU_TIME, MAX_RSS_FORMAT, maxRssFromTimeOutput } from './support/peak-rss';
+import { runTool, toolsAvailable } from './support/run-tool';
+import { buildSpeedPdf } from './support/speed-pdf';
+
+const { values } = parseArgs({
+  options: {
+    pages: { type: 'string', default: '500' },
+    runs: { type: 'string', default: '3' },
+    profile: { type: 'string', default: 'default' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const pages = Number(values.pages);
+const runs = Number(values.runs);
+const root = path.resolve(import.meta.dirname, '../..');
+const ONCE = path.join(import.meta.dirname, 'support/preflight-once.ts');
+const TOOL_TIMEOUT_MS = 600_000;
+
+interface OurRun {
+  ms: number;
+  peakRssMb: number | null;
+}
+
+/** One preflight in a fresh process; its JSON line. */
+function preflightOnce(file: string): Promise<OurRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', ONCE, file, values.profile], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.trim().split('\n').at(-1) ?? '';
+      if (code !== 0 || !line.startsWith('{')) return reject(new Error(`preflight run exited ${code}: ${out.slice(0, 500)}`));
+      resolve(JSON.parse(line) as OurRun);
+    });
+  });
+}
+
+/** pdffonts then pdfimages -list; summed wall time and the larger peak RSS. */
+async function popplerOnce(file: string): Promise<{ ms: number; fontsMs: number; imagesMs: number; peakRssMb: number | null }> {
+  const timed = (tool: string, args: string[]) => (GNU_TIME ? runTool(GNU_TIME, ['-f', MAX_RSS_FORMAT, tool, ...args], TOOL_TIMEOUT_MS) : runTool(tool, args, TOOL_TIMEOUT_MS));
+  const fonts = await timed('pdffonts', [file]);
+  const images = await timed('pdfimages', ['-list', file]);
+  for (const [name, r] of [['pdffonts', fonts], ['pdfimages -list', images]] as const) {
+    if (r.outcome !== 'ok') throw new Error(`${name} ${r.outcome}: ${r.stderr.slice(0, 300)}`);
+  }
+  const rss = [maxRssFromTimeOutput(fonts.stderrTail), maxRssFromTimeOutput(images.stderrTail)].filter((n): n is number => n !== null);
+  return { ms: fonts.ms + images.ms, fontsMs: fonts.ms, imagesMs: images.ms, peakRssMb: rss.length ? Math.max(...rss) : null };
+}
+
+const dir = await mkdtemp(path.join(tmpdir(), 'proofline-speed-'));
+try {
+  const file = path.join(dir, `speed-${pages}.pdf`);
+  const g0 = performance.now();
+  await writeFile(file, await buildSpeedPdf({ pages }));
+  const sizeMb = (await stat(file)).size / 1024 / 1024;
+  console.log(`Preflight speed: generated ${pages} pages (text in an embedded font, ${pages * 4} image objects), ${sizeMb.toFixed(1)} MB in ${((performance.now() - g0) / 1000).toFixed(1)} s`);
+
+  const ours: OurRun[] = [];
+  for (let i = 0; i < runs; i++) ours.push(await preflightOnce(file));
+  const oursMs = median(ours.map((r) => r.ms));
+  const oursRss = median(ours.flatMap((r) => (r.peakRssMb === null ? [] : [r.peakRssMb])));
+  console.log(
+    `ours (preflight, ${values.profile} profile):   median ${(oursMs / 1000).toFixed(2)} s over ${runs} runs, ${(pages / (oursMs / 1000)).toFixed(0)} pages/s, peak RSS ${Number.isFinite(oursRss) ? `${oursRss.toFixed(0)} MB` : 'n/a'}` +
+      `  [runs: ${ours.map((r) => `${(r.ms / 1000).toFixed(2)} s`).join(', ')}]`,
+  );
+
+  if (!toolsAvailable('pdffonts', 'pdfimages')) {
+    console.log('poppler side skipped: pdffonts/pdfimages not found (apt-get install poppler-utils)');
+  } else {
+    const poppler = [];
+    for (let i = 0; i < runs; i++) poppler.push(await popplerOnce(file));
+    const popplerMs = median(poppler.map((r) => r.ms));
+    const popplerRss = median(poppler.flatMap((r) => (r.peakRssMb === null ? [] : [r.peakRssMb])));
+    console.log(
+      `poppler (pdffonts + pdfimages -list):  median ${(popplerMs / 1000).toFixed(2)} s over ${runs} runs, ${(pages / (popplerMs / 1000)).toFixed(0)} pages/s, peak RSS ${Number.isFinite(popplerRss) ? `${popplerRss.toFixed(0)} MB` : 'n/a'}` +
+        `  [pdffonts ${(median(poppler.map((r) => r.fontsMs)) / 1000).toFixed(2)} s + pdfimages ${(median(poppler.map((r) => r.imagesMs)) / 1000).toFixed(2)} s]`,
+    );
+    const ratio = popplerMs / oursMs;
+    console.log(`ratio poppler time / ours: ${ratio.toFixed(2)} (target ≥ 1.00: ours at least as fast) — ${ratio >= 1 ? 'met' : 'not met'}`);
+  }
+  if (values.keep) console.log(`file kept: ${file}`);
+} finally {
+  if (!values.keep) await rm(dir, { recursive: true, force: true });
+}

@@ -148,6 +148,15 @@ class Lexer {
   private literalString(): PdfStringToken {
     const b = this.b;
     this.pos++;
+    // Most strings (text shown with Tj/TJ) have no escapes: hand out a view of
+    // the content bytes instead of copying them byte by byte, which was a
+    // tenth of the preflight time on text-heavy files.
+    const plainEnd = this.plainStringEnd();
+    if (plainEnd >= 0) {
+      const bytes = new Uint8Array(b.buffer, b.byteOffset + this.pos, plainEnd - this.pos);
+      this.pos = plainEnd + 1;
+      return { bytes };
+    }
     const out: number[] = [];
     let nesting = 1;
     while (this.pos < b.length) {
@@ -171,6 +180,19 @@ class Lexer {
       out.push(c);
     }
     return { bytes: Uint8Array.from(out) };
+  }
+
+  /** Where a string without backslashes closes (balanced parentheses), or -1. */
+  private plainStringEnd(): number {
+    const b = this.b;
+    let nesting = 1;
+    for (let i = this.pos; i < b.length; i++) {
+      const c = b[i]!;
+      if (c === 0x5c) return -1;
+      if (c === 0x28) nesting++;
+      else if (c === 0x29 && --nesting === 0) return i;
+    }
+    return -1;
   }
 
   private hexString(): PdfStringToken {

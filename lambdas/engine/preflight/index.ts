@@ -8,6 +8,7 @@ import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { PageInventory } from '../core/interpret/inventory';
 import { interpretDocument } from '../core/interpret/interpret-document';
 import { openPdfFile } from '../core/load-pdf';
+import { engineDeadline } from '../guard/engine-deadline';
 import { groupFindings, recommendedFixes, summarise, verdictOf, type MessageWriter, type Observation } from './findings';
 import { gatherPdfFacts } from './pdf-facts';
 import { checkPdf, PDF_MESSAGES } from './pdf-checks';
@@ -24,6 +25,8 @@ export interface PreflightInput {
   fileType: 'pdf' | 'raster';
   profileId: string;
   context: OrderContext | null;
+  /** Image placements listed in the report (default 500); findings always cover every placement. */
+  maxListedImages?: number;
 }
 
 export interface PreflightResult {
@@ -34,20 +37,21 @@ export interface PreflightResult {
 
 export async function preflight(input: PreflightInput): Promise<PreflightResult> {
   const settings = resolveSettings(input.profileId, input.context);
-  const report = input.fileType === 'raster' ? await preflightRaster(input.path, settings) : await preflightPdf(input.path, settings);
+  const report =
+    input.fileType === 'raster' ? await preflightRaster(input.path, settings) : await preflightPdf(input.path, settings, input.maxListedImages ?? MAX_LISTED_IMAGES);
   return { outcome: report.outcome, report, runtimeParams: settings.runtimeParams };
 }
 
-async function preflightPdf(path: string, settings: PreflightSettings): Promise<PreflightReport> {
+async function preflightPdf(path: string, settings: PreflightSettings, maxListed: number): Promise<PreflightReport> {
   const pdf = await openPdfFile(path);
-  const facts = gatherPdfFacts(pdf, interpretPages(pdf.doc));
+  const facts = gatherPdfFacts(pdf, interpretPages(pdf.doc, settings));
   const observations = checkPdf(facts, settings);
   return assemble(settings, observations, PDF_MESSAGES, facts.document.pageCount, {
     document: facts.document,
     pages: facts.pages.map(({ boxes: _b, trim: _t, inventory: _i, ...p }) => p),
     fonts: facts.fonts.map(({ visible: _v, dict: _d, ...f }) => f),
-    images: facts.images.slice(0, MAX_LISTED_IMAGES).map(({ within: _, ...img }) => img),
-    ...(facts.images.length > MAX_LISTED_IMAGES ? { imagesTruncated: true } : {}),
+    images: facts.images.slice(0, maxListed).map(({ within: _, ...img }) => img),
+    ...(facts.images.length > maxListed ? { imagesTruncated: true } : {}),
     imageCount: facts.images.length,
     spotColors: facts.spotColors,
   });
@@ -56,7 +60,11 @@ async function preflightPdf(path: string, settings: PreflightSettings): Promise<
 /** Image placements listed in a report; findings still cover every placement. */
 const MAX_LISTED_IMAGES = 500;
 
-/** Time the content analysis may take before it stops and says so (the step's own budget is larger). */
+/**
+ * Time the content analysis may take before it stops and says so, when not
+ * running under the guard (whose soft deadline, 80 % into the file's budget,
+ * wins so a slow file still gets a partial report rather than a timeout).
+ */
 const INTERPRET_BUDGET_MS = 40_000;
 
 /**
@@ -64,9 +72,14 @@ const INTERPRET_BUDGET_MS = 40_000;
  * customer the rest of the report: every page is then marked as not analysed,
  * which the report states as a finding.
  */
-function interpretPages(doc: PDFDocument): PageInventory[] {
+function interpretPages(doc: PDFDocument, settings: PreflightSettings): PageInventory[] {
   try {
-    return interpretDocument(doc, { deadline: Date.now() + INTERPRET_BUDGET_MS });
+    return interpretDocument(doc, {
+      deadline: engineDeadline() ?? Date.now() + INTERPRET_BUDGET_MS,
+      // Decoding image data to estimate ink coverage costs more than the rest of
+      // the analysis on image-heavy files; only profiles that limit TAC need it.
+      ...(settings.severity('colour.tac') === 'off' ? { imageSamplingBytes: 0 } : {}),
+    });
   } catch (e) {
     const detail = `content analysis failed: ${e instanceof Error ? e.message : String(e)}`;
     return doc.getPages().map((_, i) => ({ ...emptyInventory(i + 1), empty: false, limits: [{ page: i + 1, limit: 'undecodable-content' as const, detail }] }));

@@ -170,8 +170,8 @@ function imageFacts(img: PlacedImage, userUnit: number): ImageFacts {
     page: img.page,
     width: img.widthPx,
     height: img.heightPx,
-    ppiX: round1(img.ppiX),
-    ppiY: round1(img.ppiY),
+    ppiX: ppiValue(img.ppiX),
+    ppiY: ppiValue(img.ppiY),
     colorSpace: img.colourSpace?.label ?? null,
     bitsPerComponent: img.bitsPerComponent,
     bbox: img.bbox,
@@ -183,4 +183,14 @@ function imageFacts(img: PlacedImage, userUnit: number): ImageFacts {
     placedMm: { width: round1(Math.hypot(a, b) * k), height: round1(Math.hypot(c, d) * k) },
     within: img.within,
   };
+}
+
+/**
+ * Three significant digits: a tiny placed-up image (a 2 × 2 px pattern cell
+ * stretched over a page) is 0.979 ppi, not "1.0"; print-size images keep one
+ * decimal, which is what a customer reads.
+ */
+export function ppiValue(ppi: number): number {
+  if (!Number.isFinite(ppi) || ppi === 0) return ppi;
+  return ppi >= 100 ? Math.round(ppi * 10) / 10 : Number(ppi.toPrecision(3));
 }

@@ -90,7 +90,10 @@ export interface PageSection {
   empty: boolean;
   colourSpaces: string[];
   spotColors: string[];
-  /** Highest total ink of any object on the page; null when nothing is in ink terms. */
+  /**
+   * Highest total ink of any object on the page; null when nothing is in ink
+   * terms. CMYK image data is sampled only by profiles that check TAC.
+   */
   maxTacPercent: number | null;
   transparency: boolean;
 }

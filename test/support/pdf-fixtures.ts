@@ -342,6 +342,14 @@ async function helveticaWidths(): Promise<number[]> {
 
 /** A simple TrueType font dictionary with the whole Liberation Sans program embedded. */
 async function embeddedTrueType(ctx: PDFContext): Promise<PDFRef> {
+  return embedLiberationSans(ctx, await helveticaWidths());
+}
+
+/**
+ * Registers a TrueType font dictionary (WinAnsi, codes 32–126 with `widths`)
+ * around the whole Liberation Sans program; returns its reference.
+ */
+export function embedLiberationSans(ctx: PDFContext, widths: number[]): PDFRef {
   const program = readFileSync(EMBEDDABLE_TTF_PATH);
   const fontFile = ctx.register(ctx.flateStream(program, { Length1: program.length }));
   const descriptor = ctx.register(
@@ -365,7 +373,7 @@ async function embeddedTrueType(ctx: PDFContext): Promise<PDFRef> {
       BaseFont: 'LiberationSans',
       FirstChar: 32,
       LastChar: 126,
-      Widths: await helveticaWidths(),
+      Widths: widths,
       Encoding: 'WinAnsiEncoding',
       FontDescriptor: descriptor,
     }),

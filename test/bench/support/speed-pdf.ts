@@ -14,9 +14,8 @@
  * and building 2,000 distinct pictures would make the bench slow to start.
  */
 import { deflateSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
 import { PDFDocument, PDFName, PDFRawStream, type PDFContext, type PDFRef } from '@cantoo/pdf-lib';
-import { EMBEDDABLE_TTF_PATH } from '../../support/pdf-fixtures';
+import { embedLiberationSans } from '../../support/pdf-fixtures';
 
 export interface SpeedPdfSpec {
   pages: number;
@@ -122,33 +121,6 @@ function pageContent(page: number): string {
 }
 
 function embeddedFont(ctx: PDFContext): PDFRef {
-  const program = readFileSync(EMBEDDABLE_TTF_PATH);
-  const fontFile = ctx.register(ctx.flateStream(program, { Length1: program.length }));
-  const descriptor = ctx.register(
-    ctx.obj({
-      Type: 'FontDescriptor',
-      FontName: 'LiberationSans',
-      Flags: 32,
-      FontBBox: [-203, -303, 1050, 910],
-      ItalicAngle: 0,
-      Ascent: 905,
-      Descent: -212,
-      CapHeight: 729,
-      StemV: 80,
-      FontFile2: fontFile,
-    }),
-  );
-  return ctx.register(
-    ctx.obj({
-      Type: 'Font',
-      Subtype: 'TrueType',
-      BaseFont: 'LiberationSans',
-      FirstChar: 32,
-      LastChar: 126,
-      // Average Liberation Sans advance; exact metrics do not matter to either tool.
-      Widths: Array.from({ length: 95 }, () => 556),
-      Encoding: 'WinAnsiEncoding',
-      FontDescriptor: descriptor,
-    }),
-  );
+  // Average Liberation Sans advance; exact metrics do not matter to either tool.
+  return embedLiberationSans(ctx, Array.from({ length: 95 }, () => 556));
 }

@@ -5,7 +5,7 @@
  * and A-4), so each is described with the keys those rules look at, and an
  * embedded PDF is opened far enough to read which PDF/A part it claims.
  */
-import { PDFDict, PDFDocument, PDFStream, ParseSpeeds, type PDFContext } from '@cantoo/pdf-lib';
+import { PDFDict, PDFDocument, PDFStream, ParseSpeeds } from '@cantoo/pdf-lib';
 import { nameTreeLeaves } from './actions';
 import { findPdfSignature } from './file-header';
 import { getDict, getName, getText, has, name, resolve, resolvedItems, streamBytes, textOf } from './pdf-objects';
@@ -30,36 +30,56 @@ export interface EmbeddedFileInfo {
 /** Embedded PDFs larger than this are not opened to read their claim. */
 const MAX_INSPECTED_BYTES = 64 * 1024 * 1024;
 
-export async function readEmbeddedFiles(doc: PDFDocument): Promise<EmbeddedFileInfo[]> {
+/** A file specification that embeds a file, where it was found. */
+export interface EmbeddedFileSpec {
+  /** Name in the EmbeddedFiles tree, or the annotation's file name. */
+  name: string;
+  source: 'names' | 'annotation';
+  page: number | null;
+  spec: PDFDict;
+  /** The embedded file stream (EF /UF, else /F), when there is one. */
+  file: PDFStream | undefined;
+}
+
+/** Every embedded file: the EmbeddedFiles name tree first, then FileAttachment annotations page by page. Nothing is decoded. */
+export function listEmbeddedFiles(doc: PDFDocument, max = Infinity): EmbeddedFileSpec[] {
   const ctx = doc.context;
-  const out: EmbeddedFileInfo[] = [];
+  const out: EmbeddedFileSpec[] = [];
+  const add = (spec: PDFDict, label: string, source: EmbeddedFileSpec['source'], page: number | null) => {
+    const ef = getDict(spec, 'EF');
+    const file = resolve(ctx, ef?.get(name('UF')) ?? ef?.get(name('F')));
+    out.push({ name: label, source, page, spec, file: file instanceof PDFStream ? file : undefined });
+  };
   const catalog = doc.catalog as PDFDict;
   const tree = getDict(getDict(catalog, 'Names'), 'EmbeddedFiles');
   if (tree) {
     for (const leaf of nameTreeLeaves(ctx, tree)) {
       const names = resolvedItems(ctx, leaf.get(name('Names')));
-      for (let i = 0; i + 1 < names.length; i += 2) {
+      for (let i = 0; i + 1 < names.length && out.length < max; i += 2) {
         const spec = names[i + 1];
-        const label = textOf(names[i]) ?? 'embedded file';
-        if (spec instanceof PDFDict) out.push(await describe(ctx, spec, label, 'names', null));
+        if (spec instanceof PDFDict) add(spec, textOf(names[i]) ?? 'embedded file', 'names', null);
       }
     }
   }
   const pages = doc.getPages();
   for (let i = 0; i < pages.length; i++) {
     for (const annot of resolvedItems(ctx, pages[i]!.node.get(name('Annots')))) {
+      if (out.length >= max) return out;
       if (!(annot instanceof PDFDict) || getName(annot, 'Subtype') !== 'FileAttachment') continue;
       const spec = resolve(ctx, annot.get(name('FS')));
-      if (spec instanceof PDFDict && has(spec, 'EF')) out.push(await describe(ctx, spec, getText(spec, 'UF') ?? getText(spec, 'F') ?? 'attachment', 'annotation', i + 1));
+      if (spec instanceof PDFDict && has(spec, 'EF')) add(spec, getText(spec, 'UF') ?? getText(spec, 'F') ?? 'attachment', 'annotation', i + 1);
     }
   }
   return out;
 }
 
-async function describe(ctx: PDFContext, spec: PDFDict, label: string, source: EmbeddedFileInfo['source'], page: number | null): Promise<EmbeddedFileInfo> {
-  const ef = getDict(spec, 'EF');
-  const fileObj = resolve(ctx, ef?.get(name('UF')) ?? ef?.get(name('F')));
-  const file = fileObj instanceof PDFStream ? fileObj : undefined;
+export async function readEmbeddedFiles(doc: PDFDocument): Promise<EmbeddedFileInfo[]> {
+  const out: EmbeddedFileInfo[] = [];
+  for (const f of listEmbeddedFiles(doc)) out.push(await describe(f));
+  return out;
+}
+
+async function describe({ name: label, source, page, spec, file }: EmbeddedFileSpec): Promise<EmbeddedFileInfo> {
   const bytes = file ? streamBytes(file) : null;
   const isPdf = bytes !== null && findPdfSignature(bytes.subarray(0, 1024)) >= 0;
   return {

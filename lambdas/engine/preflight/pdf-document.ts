@@ -4,10 +4,10 @@
  * them), embedded files, and every annotation with what decides whether it
  * prints (its flags and appearance).
  */
-import { PDFArray, PDFDict, PDFStream, type PDFContext, type PDFDocument } from '@cantoo/pdf-lib';
-import { nameTreeLeaves } from '../core/actions';
+import { PDFArray, PDFDict, type PDFContext, type PDFDocument } from '@cantoo/pdf-lib';
+import { listEmbeddedFiles, type EmbeddedFileSpec } from '../core/embedded-files';
 import { rectFrom, type Rect } from '../core/page-boxes';
-import { getDict, getName, getNumber, getText, has, name, resolve, resolvedItems, textOf } from '../core/pdf-objects';
+import { getDict, getName, getNumber, getText, has, name, resolve, resolvedItems } from '../core/pdf-objects';
 
 export interface AnnotationFacts {
   page: number;
@@ -32,7 +32,6 @@ export function readDocumentStructure(doc: PDFDocument): DocumentStructure {
   const ctx = doc.context;
   const catalog = doc.catalog as PDFDict;
   const annotations: AnnotationFacts[] = [];
-  const embeddedFiles: DocumentStructure['embeddedFiles'] = [];
   doc.getPages().forEach((page, i) => {
     for (const a of resolvedItems(ctx, page.node.get(name('Annots')))) {
       if (!(a instanceof PDFDict) || annotations.length >= MAX_NODES) continue;
@@ -46,34 +45,18 @@ export function readDocumentStructure(doc: PDFDocument): DocumentStructure {
         prints: (flags & 4) !== 0 && (flags & 2) === 0 && (flags & 32) === 0,
         hasAppearance: has(getDict(a, 'AP'), 'N'),
       });
-      if (subtype === 'FileAttachment') {
-        const spec = resolve(ctx, a.get(name('FS')));
-        if (spec instanceof PDFDict && has(spec, 'EF')) embeddedFiles.push(describeFile(ctx, spec, getText(spec, 'UF') ?? getText(spec, 'F') ?? 'attachment', i + 1));
-      }
     }
   });
 
-  const tree = getDict(getDict(catalog, 'Names'), 'EmbeddedFiles');
-  if (tree) {
-    for (const leaf of nameTreeLeaves(ctx, tree)) {
-      const names = resolvedItems(ctx, leaf.get(name('Names')));
-      for (let i = 0; i + 1 < names.length && embeddedFiles.length < MAX_NODES; i += 2) {
-        const spec = names[i + 1];
-        if (spec instanceof PDFDict) embeddedFiles.unshift(describeFile(ctx, spec, textOf(names[i]) ?? 'embedded file', null));
-      }
-    }
-  }
+  const embeddedFiles = listEmbeddedFiles(doc, MAX_NODES).map(describeFile);
 
   return { formFields: countTerminalFields(ctx, catalog), layers: readLayers(ctx, catalog), embeddedFiles, annotations };
 }
 
 /** Name, type and size without decoding the file: Params/Size when stated, else the stored length. */
-function describeFile(ctx: PDFContext, spec: PDFDict, label: string, page: number | null): DocumentStructure['embeddedFiles'][number] {
-  const ef = getDict(spec, 'EF');
-  const file = resolve(ctx, ef?.get(name('UF')) ?? ef?.get(name('F')));
-  const stream = file instanceof PDFStream ? file : undefined;
-  const size = getNumber(getDict(stream?.dict, 'Params'), 'Size') ?? getNumber(stream?.dict, 'Length') ?? null;
-  return { name: label, mimeType: stream ? (getName(stream.dict, 'Subtype') ?? null) : null, sizeBytes: size, page };
+function describeFile({ name: label, file, page }: EmbeddedFileSpec): DocumentStructure['embeddedFiles'][number] {
+  const size = getNumber(getDict(file?.dict, 'Params'), 'Size') ?? getNumber(file?.dict, 'Length') ?? null;
+  return { name: label, mimeType: file ? (getName(file.dict, 'Subtype') ?? null) : null, sizeBytes: size, page };
 }
 
 /** Fields that hold a value: field-tree nodes with a name none of whose kids are named fields. */

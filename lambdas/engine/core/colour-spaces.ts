@@ -12,7 +12,6 @@
 import type { ColourSpaceInfo } from './interpret/inventory';
 
 export type DeviceSpace = 'DeviceGray' | 'DeviceRGB' | 'DeviceCMYK';
-export const DEVICE_SPACES: readonly DeviceSpace[] = ['DeviceGray', 'DeviceRGB', 'DeviceCMYK'];
 
 export interface DeviceSpaceUse {
   space: DeviceSpace;

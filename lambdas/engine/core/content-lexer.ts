@@ -26,7 +26,6 @@ export interface Operation {
 }
 
 export const isName = (o: Operand | undefined): o is PdfNameToken => typeof o === 'object' && o !== null && 'name' in o;
-export const isDictToken = (o: Operand | undefined): o is PdfDictToken => typeof o === 'object' && o !== null && 'dict' in o;
 
 const WS = new Uint8Array(256);
 for (const b of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) WS[b] = 1;

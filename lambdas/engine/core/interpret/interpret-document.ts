@@ -27,11 +27,6 @@ export function interpretDocument(doc: PDFDocument, options: InterpretOptions = 
   return doc.getPages().map((_, i) => interpret(i));
 }
 
-/** One page (0-based index). */
-export function interpretPage(doc: PDFDocument, pageIndex: number, options: InterpretOptions = {}): PageInventory {
-  return pageInterpreter(doc, options)(pageIndex);
-}
-
 /** A function interpreting pages one at a time with shared caches and one operation budget (for callers that stream pages). */
 export function pageInterpreter(doc: PDFDocument, options: InterpretOptions = {}): (pageIndex: number) => PageInventory {
   const run = new DocumentRun(doc.context, options);

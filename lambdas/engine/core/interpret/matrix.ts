@@ -95,5 +95,3 @@ export function intersectBoxes(a: Rect, b: Rect): Rect {
   if (r[3] < r[1]) r[3] = r[1];
   return r;
 }
-
-export const finiteBox = (r: Rect): boolean => Number.isFinite(r[0]) && Number.isFinite(r[1]) && Number.isFinite(r[2]) && Number.isFinite(r[3]);

@@ -9,6 +9,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { HouseFunction, workerFunctionProps } from '../../lib/constructs/house-function';
 import { WORKERS } from '../../step-definitions/workers';
 import { buildPdf } from '../support/pdf-fixtures';
+import { manyPages } from '../unit/engine/guard/hostile-pdfs';
 import { assetDirOf, hostRunnable } from './support/bundle-files';
 import { CDK_CONTEXT, TEST_ENV } from './support/synth';
 
@@ -38,19 +39,25 @@ afterAll(() => {
   for (const dir of [outdir, scratch]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Calls the bundle's preflight worker twice: with the configured budget, and with a budget of 1 ms. */
+/**
+ * Calls the bundle's preflight worker twice: on a small file with the
+ * configured budget, and with a budget of 1 ms on a 100,000-page file, whose
+ * parse alone takes seconds. (A small file can finish inside 1 ms on a warm
+ * thread: the interpreter stops early at the guard's soft deadline and still
+ * reports, so a small file would make the second call a race.)
+ */
 const SCRIPT = `
-const [indexUrl, inputPath, workDir] = process.argv.slice(1);
+const [indexUrl, inputPath, workDir, slowPath] = process.argv.slice(1);
 const { preflightWorker } = await import(indexUrl);
 const config = { preflightTimeoutSeconds: 60, engineMaxHeapMb: 512, engineMaxStreamMb: 256, engineMaxDecodedMb: 4096 };
 const step = { id: 'step_1', type: 'preflight', params: {} };
-const work = (timeoutSeconds) => preflightWorker.run({
+const work = (timeoutSeconds, path = inputPath) => preflightWorker.run({
   services: { config: { ...config, preflightTimeoutSeconds: timeoutSeconds } },
   graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
-  task: { id: 'task_1', name: 'flyer.pdf' }, step, fileType: 'pdf', inputPath, workDir,
+  task: { id: 'task_1', name: 'flyer.pdf' }, step, fileType: 'pdf', inputPath: path, workDir,
 });
 const done = await work(60);
-const stopped = await work(0.001).then(() => null, (e) => ({ name: e.name, message: e.message }));
+const stopped = await work(0.001, slowPath).then(() => null, (e) => ({ name: e.name, message: e.message }));
 console.log(JSON.stringify({ outcome: done.outcome, pages: done.result.summary.pages, summary: done.summary, stopped }));
 `;
 
@@ -58,11 +65,13 @@ describe('the preflight Lambda bundle', () => {
   it('runs preflight in a guarded thread started from the bundle, and stops it at its budget', async () => {
     const inputPath = join(scratch, 'flyer.pdf');
     writeFileSync(inputPath, await buildPdf({ pages: 2 }));
+    const slowPath = join(scratch, 'many-pages.pdf');
+    writeFileSync(slowPath, manyPages(100_000));
     const workDir = join(scratch, 'work');
     mkdirSync(workDir);
     const out = execFileSync(
       process.execPath,
-      ['--enable-source-maps', '--input-type=module', '-e', SCRIPT, pathToFileURL(join(bundle, 'index.mjs')).href, inputPath, workDir],
+      ['--enable-source-maps', '--input-type=module', '-e', SCRIPT, pathToFileURL(join(bundle, 'index.mjs')).href, inputPath, workDir, slowPath],
       { cwd: bundle, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1' } },
     );
     const result = JSON.parse(out.trim().split('\n').pop()!);

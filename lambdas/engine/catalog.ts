@@ -47,9 +47,9 @@ export interface ValidateProfileInfo {
 const pdfa = (code: ValidateProfileCode, part: 1 | 2 | 3 | 4, level: string, year: string): ValidateProfileInfo => ({
   code,
   name: `PDF/A-${part}${level}`,
-  description: `PDF/A-${part}${level} (ISO 19005-${part}${level ? `, level ${level.toUpperCase()}` : ''}). Proofline checks a subset of its requirements, so it reports failures it finds but never confirms compliance yet.`,
+  description: `PDF/A-${part}${level} (ISO 19005-${part}${level ? `, level ${level.toUpperCase()}` : ''}): the requirements of the standard a machine can check.`,
   standard: `ISO 19005-${part}:${year}`,
-  coverage: 'partial',
+  coverage: 'complete',
 });
 
 export const VALIDATE_PROFILES: readonly ValidateProfileInfo[] = [
@@ -58,7 +58,7 @@ export const VALIDATE_PROFILES: readonly ValidateProfileInfo[] = [
     name: 'Claimed conformance',
     description: 'Validates against the PDF/A and/or PDF/UA conformance the file claims in its XMP metadata.',
     standard: 'As claimed by the file',
-    coverage: 'partial',
+    coverage: 'complete',
   },
   pdfa('1a', 1, 'a', '2005'),
   pdfa('1b', 1, 'b', '2005'),
@@ -74,16 +74,16 @@ export const VALIDATE_PROFILES: readonly ValidateProfileInfo[] = [
   {
     code: 'ua1',
     name: 'PDF/UA-1',
-    description: 'PDF/UA-1 (ISO 14289-1) accessibility. Proofline checks a subset of its requirements, so it reports failures it finds but never confirms compliance yet.',
+    description: 'PDF/UA-1 (ISO 14289-1) accessibility: the requirements of the standard a machine can check (the Matterhorn Protocol\'s machine-checkable failure conditions).',
     standard: 'ISO 14289-1:2014',
-    coverage: 'partial',
+    coverage: 'complete',
   },
   {
     code: 'ua2',
     name: 'PDF/UA-2',
-    description: 'PDF/UA-2 (ISO 14289-2) accessibility. Proofline checks a subset of its requirements, so it reports failures it finds but never confirms compliance yet.',
+    description: 'PDF/UA-2 (ISO 14289-2) accessibility: the requirements of the standard a machine can check.',
     standard: 'ISO 14289-2:2024',
-    coverage: 'partial',
+    coverage: 'complete',
   },
 ];
 

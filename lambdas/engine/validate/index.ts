@@ -11,13 +11,13 @@ import type { ValidateProfileCode } from '../../../step-definitions/catalogue';
 import type { ValidationFailure, ValidationProfileResult } from '../../domain/step-results';
 import { VALIDATE_PROFILES } from '../catalog';
 import { openPdfFile } from '../core/load-pdf';
-import { gatherValidationFacts, type ValidationFacts } from './facts';
-import { PDFA_RULES } from './pdfa-rules';
-import { PDFUA_RULES } from './pdfua-rules';
+import { readEmbeddedFiles } from '../core/embedded-files';
+import { ValidationModel, type ModelOptions } from './model';
+import { ALL_RULES } from './rules';
 import { claimedProfiles, familyKey, standardProfile, type StandardProfile } from './profiles';
 import type { Rule } from './rule';
 
-export interface ValidateInput {
+export interface ValidateInput extends ModelOptions {
   path: string;
   profiles: ValidateProfileCode[];
 }
@@ -33,7 +33,7 @@ const MAX_EXAMPLES = 5;
 
 export async function validate(input: ValidateInput): Promise<ValidateResult> {
   const pdf = await openPdfFile(input.path);
-  const facts = await gatherValidationFacts(pdf);
+  const facts = new ValidationModel(pdf, await readEmbeddedFiles(pdf.doc), input.deadline !== undefined ? { deadline: input.deadline } : {});
   const requested = [...new Set(input.profiles.length ? input.profiles : (['auto'] as ValidateProfileCode[]))];
   const profiles: ValidationProfileResult[] = [];
   for (const code of requested) {
@@ -54,11 +54,10 @@ export async function validate(input: ValidateInput): Promise<ValidateResult> {
 /** The rules that apply to a profile: those with a clause for its part, and its level if restricted. */
 export function rulesFor(p: StandardProfile): Rule[] {
   const key = familyKey(p);
-  const all = p.family === 'pdfua' ? PDFUA_RULES : PDFA_RULES;
-  return all.filter((r) => r.clauses[key] !== undefined && (!r.levels || r.levels.includes(p.level)));
+  return ALL_RULES.filter((r) => r.clauses[key] !== undefined && (!r.levels || r.levels.includes(p.level)));
 }
 
-function evaluate(requested: string, p: StandardProfile, facts: ValidationFacts): ValidationProfileResult {
+function evaluate(requested: string, p: StandardProfile, facts: ValidationModel): ValidationProfileResult {
   const rules = rulesFor(p);
   const failures: ValidationFailure[] = [];
   let checksPassed = 0;

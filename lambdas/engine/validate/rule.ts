@@ -4,7 +4,7 @@
  * This is the seed of the rule engine later issues grow; a rule reports how many
  * objects it checked and which of them failed, with examples a person can find.
  */
-import type { ValidationFacts } from './facts';
+import type { ValidationModel } from './model';
 import type { StandardProfile } from './profiles';
 
 export interface Example {
@@ -32,7 +32,7 @@ export interface Rule {
   levels?: readonly string[];
   /** What the rule requires, as the failure's description. */
   description: string | ((p: StandardProfile) => string);
-  test(f: ValidationFacts, p: StandardProfile): RuleOutcome;
+  test(m: ValidationModel, p: StandardProfile): RuleOutcome;
 }
 
 /** A document-level condition: one check that passes or fails. */

@@ -13,6 +13,7 @@ import { ColourSpaces } from './colour-space-info';
 import { fontMetrics, type FontMetrics } from './font-metrics';
 import { PaintStates } from './graphics-state';
 import type { InterpretOptions, LimitHit, Matrix, PlacedImage } from './inventory';
+import type { ContentObserver } from './observer';
 import { PageCollector } from './page-collector';
 import { Paints } from './paint';
 
@@ -71,6 +72,8 @@ export class DocumentRun {
   readonly paints = new Paints();
   readonly states = new PaintStates();
   readonly maxOperations: number;
+  /** Watches every operation (validation's collectors); undefined for preflight. */
+  readonly observer: ContentObserver | undefined;
   readonly maxDepth: number;
   readonly deadline: number;
   readonly maxImagesPerPage: number;
@@ -102,6 +105,7 @@ export class DocumentRun {
   ) {
     this.colourSpaces = new ColourSpaces(context);
     this.maxOperations = options.maxOperations ?? DEFAULT_MAX_OPERATIONS;
+    this.observer = options.observer;
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.deadline = options.deadline ?? Number.POSITIVE_INFINITY;
     this.maxImagesPerPage = options.maxImagesPerPage ?? DEFAULT_MAX_IMAGES_PER_PAGE;

@@ -17,6 +17,7 @@ import { innermost, InterpretStop, type DocumentRun, type Frame, type Within } f
 import { GraphicsState, initialColour } from './graphics-state';
 import type { ColourSpaceInfo, Matrix, ObjectKind, PaintState, PaintSummary } from './inventory';
 import { intersectBoxes, IDENTITY, matrixFrom, minScale, multiply, transformBox } from './matrix';
+import type { ObservedStream } from './observer';
 import { OPERATORS } from './operators';
 import { idOf } from './page-collector';
 import { patternInfo, patternPaint, runTilingPattern } from './patterns';
@@ -33,7 +34,7 @@ export function setStrictInterpretation(on: boolean): void {
 }
 export const isStrictInterpretation = (): boolean => strict;
 
-export class Executor {
+export class Executor implements ObservedStream {
   gs: GraphicsState;
   private readonly stack: GraphicsState[] = [];
   private readonly categories = new Map<Category, PDFDict | undefined>();
@@ -59,13 +60,19 @@ export class Executor {
     this.gs = gs;
   }
 
+  get pageNumber(): number {
+    return this.run.page.page;
+  }
+
   execute(source: Iterable<Operation>): void {
     const run = this.run;
     const page = run.page;
+    const observer = run.observer;
     for (const operation of source) {
       if (++run.ops > run.maxOperations) throw new InterpretStop('operations', `more than ${run.maxOperations} content operations in the document`);
       if ((run.ops & 1023) === 0 && Date.now() > run.deadline) throw new InterpretStop('time', 'the time budget for reading page content ran out');
       page.operations++;
+      observer?.operation(this, operation);
       const spec = OPERATORS.get(operation.op);
       if (spec === undefined) continue;
       let o = operation.operands;
@@ -280,10 +287,15 @@ export class Executor {
     try {
       const child = new Executor(run, resources, gs, { ...this.frame, ...frame, within: innermost(this.frame.within, kind), baseCtm: gs.ctm });
       const source = run.sourceOf(stream);
-      if ('reason' in source) {
-        run.page.limit('undecodable-content', `${what} could not be decoded (${source.reason})`);
-        run.unreadFonts(resources);
-      } else child.execute(source.ops);
+      run.observer?.enterStream?.(stream, kind, child);
+      try {
+        if ('reason' in source) {
+          run.page.limit('undecodable-content', `${what} could not be decoded (${source.reason})`);
+          run.unreadFonts(resources);
+        } else child.execute(source.ops);
+      } finally {
+        run.observer?.leaveStream?.(stream, kind);
+      }
     } finally {
       run.leave(stream);
     }

@@ -42,6 +42,7 @@ function interpretWith(run: DocumentRun, node: PDFDict, pageNo: number): PageInv
   const context = run.context;
   const boxes = readPageBoxes(context, node);
   const collector = run.startPage(pageNo, boxes.userUnit, boxes.crop);
+  run.observer?.startPage?.(pageNo, node);
   try {
     if (Date.now() > run.deadline) throw new InterpretStop('time', 'the time budget for reading page content ran out');
     if (run.ops >= run.maxOperations) throw new InterpretStop('operations', `more than ${run.maxOperations} content operations in the document`);

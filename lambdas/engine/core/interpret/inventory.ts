@@ -14,6 +14,7 @@
  */
 import type { PDFDict, PDFStream } from '@cantoo/pdf-lib';
 import type { Rect } from '../page-boxes';
+import type { ContentObserver } from './observer';
 
 export type Matrix = [number, number, number, number, number, number];
 
@@ -276,4 +277,6 @@ export interface InterpretOptions {
    * sampling off). Images beyond the budget count for TAC only through vectors.
    */
   imageSamplingBytes?: number;
+  /** Sees every operation with the state in effect (observer.ts). */
+  observer?: ContentObserver;
 }

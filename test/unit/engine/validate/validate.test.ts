@@ -3,8 +3,7 @@ import { PDFArray, PDFDict, PDFName, PDFStream, PDFString } from '@cantoo/pdf-li
 import type { ValidateProfileCode } from '../../../../step-definitions/catalogue';
 import { UnprocessableFileError } from '../../../../lambdas/domain/errors';
 import { rulesFor, validate } from '../../../../lambdas/engine/validate/index';
-import { PDFA_RULES } from '../../../../lambdas/engine/validate/pdfa-rules';
-import { PDFUA_RULES } from '../../../../lambdas/engine/validate/pdfua-rules';
+import { ALL_RULES } from '../../../../lambdas/engine/validate/rules';
 import { standardProfile } from '../../../../lambdas/engine/validate/profiles';
 import { buildPdf, garbageAfterHeader, mutatePdf, patchBytes, pdfaSpec, pdfuaSpec, xmpPacket, type PdfSpec } from '../../../support/pdf-fixtures';
 import { tempFiles } from '../temp-files';
@@ -179,7 +178,7 @@ describe('validate: implemented rules', () => {
 
   it('has a violating fixture for every rule it implements', () => {
     const covered = new Set(VIOLATIONS.map((v) => v.rule));
-    const implemented = [...PDFA_RULES, ...PDFUA_RULES].map((r) => r.id);
+    const implemented = ALL_RULES.map((r) => r.id);
     expect(implemented.filter((id) => !covered.has(id))).toEqual([]);
   });
 

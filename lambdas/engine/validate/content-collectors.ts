@@ -1,0 +1,8 @@
+/** The collectors watching the one content pass (content-pass.ts), one per area that reads content. */
+import type { ContentCollector } from './content-pass';
+import { operatorUse } from './file-structure/operator-use';
+import { colourUse } from './graphics/colour-use';
+import { glyphUse } from './fonts/glyph-use';
+import { markedContent } from './structure/marked-content';
+
+export const CONTENT_COLLECTORS: readonly ContentCollector<unknown>[] = [operatorUse, colourUse, glyphUse, markedContent] as ContentCollector<unknown>[];

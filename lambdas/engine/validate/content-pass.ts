@@ -1,0 +1,64 @@
+/**
+ * One reading of all content for every validation area. The content
+ * interpreter (core/interpret) runs once per file; each area's collector
+ * watches it through the observer interface (core/interpret/observer.ts) and
+ * keeps what its rules need: operators and nesting (file structure), colour
+ * spaces selected by colour operators (graphics), glyph codes shown per font
+ * (fonts), marked-content sequences (logical structure). The page inventories
+ * the interpreter builds anyway become `ContentUsage` (fonts used, device
+ * colour use, image placements).
+ *
+ * The pass runs only when a rule first asks for content facts.
+ */
+import type { Operation } from '../core/content-lexer';
+import { scanContent, type ContentUsage } from '../core/content-scan';
+import type { PDFDict, PDFStream } from '@cantoo/pdf-lib';
+import type { Within } from '../core/interpret/document-run';
+import type { ContentObserver, ObservedStream } from '../core/interpret/observer';
+import { fact } from './fact';
+import type { ValidationModel } from './model';
+import { CONTENT_COLLECTORS } from './content-collectors';
+
+/** What an area watches content with: a fresh observer per model, read after the pass. */
+export interface ContentCollector<T> {
+  readonly label: string;
+  create(m: ValidationModel): CollectorRun<T>;
+}
+
+export interface CollectorRun<T> extends ContentObserver {
+  result(): T;
+}
+
+interface PassResult {
+  usage: ContentUsage;
+  results: Map<ContentCollector<unknown>, unknown>;
+}
+
+const contentPass = fact('content-pass', (m): PassResult => {
+  const runs = CONTENT_COLLECTORS.map((c) => [c, c.create(m)] as const);
+  const observers = runs.map(([, r]) => r);
+  const observer: ContentObserver = {
+    startPage(page: number, node: PDFDict) {
+      for (const o of observers) o.startPage?.(page, node);
+    },
+    operation(at: ObservedStream, op: Operation) {
+      for (const o of observers) o.operation(at, op);
+    },
+    enterStream(stream: PDFStream, kind: Within, at: ObservedStream) {
+      for (const o of observers) o.enterStream?.(stream, kind, at);
+    },
+    leaveStream(stream: PDFStream, kind: Within) {
+      for (const o of observers) o.leaveStream?.(stream, kind);
+    },
+  };
+  const usage = scanContent(m.doc, { observer, ...(m.options.deadline !== undefined ? { deadline: m.options.deadline } : {}), imageSamplingBytes: 0 });
+  return { usage, results: new Map(runs.map(([c, r]) => [c as ContentCollector<unknown>, r.result()])) };
+});
+
+/** Fonts, device colour use and image placements of all content. */
+export const contentUsage = (m: ValidationModel): ContentUsage => contentPass(m).usage;
+
+/** What one collector gathered during the pass. */
+export function collected<T>(m: ValidationModel, collector: ContentCollector<T>): T {
+  return contentPass(m).results.get(collector as ContentCollector<unknown>) as T;
+}

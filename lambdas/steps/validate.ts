@@ -8,7 +8,7 @@ import '../platform/polyfills';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import type { ValidateStepResult } from '../domain/step-results';
-import { validate } from '../engine/validate';
+import { validateGuarded, validateLimits } from '../engine/guard/validate-guarded';
 import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
 import { validateProfiles } from './step-params';
 import { derivedFileName } from '../domain/file-names';
@@ -16,9 +16,11 @@ import { sourceFileName } from './task-graph';
 
 export const validateWorker: StepWorker = {
   name: 'validate',
-  async run({ task, step, inputPath, workDir }) {
+  async run({ services, task, step, inputPath, workDir }) {
     const profiles = validateProfiles(step);
-    const checked = await validate({ path: inputPath, profiles });
+    // An unreadable or password-protected file, or one that exhausts the budget
+    // or the heap, ends the task in `error` with a sentence (UnprocessableFileError).
+    const checked = await validateGuarded({ path: inputPath, profiles }, validateLimits(services.config));
     const result: ValidateStepResult = { compliant: checked.compliant, profiles: checked.profiles };
     const reportPath = join(workDir, 'validation-report.json');
     await writeFile(reportPath, JSON.stringify(result));

@@ -14,15 +14,16 @@ import { assetDirOf, hostRunnable } from './support/bundle-files';
 import { CDK_CONTEXT, TEST_ENV } from './support/synth';
 
 /**
- * The preflight function bundled exactly as the stack bundles it (its
- * WorkerSpec through HouseFunction: one index.mjs, sharp beside it), then run
- * from a copy outside the repository. Preflight runs in a guarded thread, and
- * in a bundle that thread must start from the bundle itself: nothing else of
- * the source tree is in the asset.
+ * The preflight and validate functions bundled exactly as the stack bundles
+ * them (their WorkerSpecs through HouseFunction: one index.mjs, sharp beside
+ * it), then run from a copy outside the repository. Both engines run in a
+ * guarded thread, and in a bundle that thread must start from the bundle
+ * itself: nothing else of the source tree is in the asset.
  */
 let outdir: string;
 let scratch: string;
 let bundle: string;
+let validateBundle: string;
 
 beforeAll(() => {
   outdir = mkdtempSync(join(tmpdir(), 'proofline-guarded-bundle-'));
@@ -30,9 +31,11 @@ beforeAll(() => {
   const app = new App({ outdir, context: CDK_CONTEXT });
   const stack = new Stack(app, 'GuardedPreflightBundle', { env: TEST_ENV });
   const fn = new HouseFunction(stack, 'Preflight', workerFunctionProps(WORKERS.preflight));
+  const validateFn = new HouseFunction(stack, 'Validate', workerFunctionProps(WORKERS.validate));
   const template = Template.fromStack(stack);
   app.synth();
   bundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(fn.node.defaultChild as never)), join(scratch, 'bundle'));
+  validateBundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(validateFn.node.defaultChild as never)), join(scratch, 'validate-bundle'));
 });
 
 afterAll(() => {
@@ -81,5 +84,44 @@ describe('the preflight Lambda bundle', () => {
       message: expect.stringMatching(/^Preflight stopped after 0\.001 s: the file is too complex to check within the time limit\./),
     });
     expect(JSON.parse(readFileSync(join(workDir, 'preflight-report.json'), 'utf8')).summary.pages).toBe(2);
+  });
+});
+
+/** The validate worker from its bundle: a verdict on a small file, and a budget of 1 ms on a 100,000-page file. */
+const VALIDATE_SCRIPT = `
+const [indexUrl, inputPath, workDir, slowPath] = process.argv.slice(1);
+const { validateWorker } = await import(indexUrl);
+const config = { validateTimeoutSeconds: 60, engineMaxHeapMb: 512, engineMaxStreamMb: 256, engineMaxDecodedMb: 4096 };
+const step = { id: 'step_1', type: 'validate', params: { profile: ['2b', 'ua1'] } };
+const work = (timeoutSeconds, path = inputPath) => validateWorker.run({
+  services: { config: { ...config, validateTimeoutSeconds: timeoutSeconds } },
+  graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
+  task: { id: 'task_1', name: 'flyer.pdf' }, step, fileType: 'pdf', inputPath: path, workDir,
+});
+const done = await work(60);
+const stopped = await work(0.001, slowPath).then(() => null, (e) => ({ name: e.name, message: e.message }));
+console.log(JSON.stringify({ outcome: done.outcome, profiles: done.result.profiles.map((p) => p.matched), stopped }));
+`;
+
+describe('the validate Lambda bundle', () => {
+  it('runs validation in a guarded thread started from the bundle, and stops it at its budget', async () => {
+    const inputPath = join(scratch, 'validate-flyer.pdf');
+    writeFileSync(inputPath, await buildPdf({ pages: 2 }));
+    const slowPath = join(scratch, 'validate-many-pages.pdf');
+    writeFileSync(slowPath, manyPages(100_000));
+    const workDir = join(scratch, 'validate-work');
+    mkdirSync(workDir);
+    const out = execFileSync(
+      process.execPath,
+      ['--enable-source-maps', '--input-type=module', '-e', VALIDATE_SCRIPT, pathToFileURL(join(validateBundle, 'index.mjs')).href, inputPath, workDir, slowPath],
+      { cwd: validateBundle, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1' } },
+    );
+    const result = JSON.parse(out.trim().split('\n').pop()!);
+    expect(result).toMatchObject({ outcome: 'fail', profiles: ['2b', 'ua1'] });
+    expect(result.stopped).toEqual({
+      name: 'UnprocessableFileError',
+      message: expect.stringMatching(/^Validation stopped after 0\.001 s: the file is too complex to validate within the time limit\./),
+    });
+    expect(JSON.parse(readFileSync(join(workDir, 'validation-report.json'), 'utf8')).profiles).toHaveLength(2);
   });
 });

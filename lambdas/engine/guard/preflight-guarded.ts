@@ -6,17 +6,8 @@
  */
 import { loadConfig, type RuntimeConfig } from '../../platform/config';
 import { preflight, type PreflightInput, type PreflightResult } from '../preflight';
+import { engineLimitsFrom } from './engine-limits';
 import { guardedEngine, type EngineLimits } from './guarded-engine';
-
-/** The limits configuration gives an engine, with its own budget in seconds. */
-export function engineLimitsFrom(config: RuntimeConfig, timeoutSeconds: number): Required<EngineLimits> {
-  return {
-    timeoutMs: timeoutSeconds * 1000,
-    maxHeapMb: config.engineMaxHeapMb,
-    maxStreamDecodedMb: config.engineMaxStreamMb,
-    maxDocumentDecodedMb: config.engineMaxDecodedMb,
-  };
-}
 
 /** The configured preflight limits (PREFLIGHT_TIMEOUT_SECONDS, ENGINE_*). */
 export function preflightLimits(config: RuntimeConfig = loadConfig()): Required<EngineLimits> {

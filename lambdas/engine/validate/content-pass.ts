@@ -51,7 +51,9 @@ const contentPass = fact('content-pass', (m): PassResult => {
       for (const o of observers) o.leaveStream?.(stream, kind);
     },
   };
-  const usage = scanContent(m.doc, { observer, ...(m.options.deadline !== undefined ? { deadline: m.options.deadline } : {}), imageSamplingBytes: 0 });
+  // No operation cap and no deadline: a verdict covers all content or is not
+  // given (the guarded thread's budget ends a file too big to read in time).
+  const usage = scanContent(m.doc, { observer, maxOperations: Number.POSITIVE_INFINITY, imageSamplingBytes: 0 });
   return { usage, results: new Map(runs.map(([c, r]) => [c as ContentCollector<unknown>, r.result()])) };
 });
 

@@ -41,11 +41,6 @@ export interface TransparencyObject {
   group: string | null;
 }
 
-export interface ModelOptions {
-  /** Epoch ms after which content interpretation stops (the page is then reported as not fully read). */
-  deadline?: number;
-}
-
 export class ValidationModel {
   private readonly memos = new Map<symbol, unknown>();
   readonly objectNumbers: ObjectNumbers;
@@ -54,7 +49,6 @@ export class ValidationModel {
     readonly pdf: OpenedPdf,
     /** Read before rules run: reading embedded files is asynchronous. */
     readonly embeddedFiles: EmbeddedFileInfo[],
-    readonly options: ModelOptions = {},
   ) {
     this.objectNumbers = new ObjectNumbers(pdf.doc.context);
   }

@@ -2,7 +2,8 @@
 import type { ContentCollector } from './content-pass';
 import { operatorUse } from './file-structure/operator-use';
 import { colourUse } from './graphics/colour-use';
+import { graphicsUse } from './graphics/graphics-use';
 import { glyphUse } from './fonts/glyph-use';
 import { markedContent } from './structure/marked-content';
 
-export const CONTENT_COLLECTORS: readonly ContentCollector<unknown>[] = [operatorUse, colourUse, glyphUse, markedContent] as ContentCollector<unknown>[];
+export const CONTENT_COLLECTORS: readonly ContentCollector<unknown>[] = [operatorUse, colourUse, graphicsUse, glyphUse, markedContent] as ContentCollector<unknown>[];

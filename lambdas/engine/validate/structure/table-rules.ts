@@ -184,7 +184,7 @@ export const TABLE_RULES: readonly Rule[] = [
   },
   {
     id: 'pdfua.table.cells-overlap',
-    clauses: { ua2: '8.2.5.26' },
+    clauses: { ua1: '7.2', ua2: '8.2.5.26' },
     description: 'Tables shall be regular: no table cell shall overlap another once row and column spans are applied.',
     test: (m) => {
       const ts = tableLayouts(m);
@@ -193,7 +193,7 @@ export const TABLE_RULES: readonly Rule[] = [
   },
   {
     id: 'pdfua.table.row-spans',
-    clauses: { ua2: '8.2.5.26' },
+    clauses: { ua1: '7.2', ua2: '8.2.5.26' },
     description: 'Tables shall be regular: a cell\'s row span shall not run past the last row of its table or of its row group (THead, TBody, TFoot).',
     test: (m) => {
       const ts = tableLayouts(m);
@@ -202,7 +202,7 @@ export const TABLE_RULES: readonly Rule[] = [
   },
   {
     id: 'pdfua.table.row-widths',
-    clauses: { ua2: '8.2.5.26' },
+    clauses: { ua1: '7.2', ua2: '8.2.5.26' },
     description: 'Tables shall be regular: every row shall have the same number of columns, counting column spans and cells spanning down from rows above.',
     test: (m) => {
       const ts = tableLayouts(m).filter((t) => t.rowWidths.length > 0);

@@ -62,7 +62,7 @@ export async function openPdfBytes(bytes: Uint8Array): Promise<OpenedPdf> {
   // Every PDF has at least one indirect object; without one there is nothing to
   // parse, and pdf-lib would crawl through the whole file byte by byte first.
   if (indexOf(bytes, 'endobj') < 0) throw new UnprocessableFileError(DAMAGED);
-  const parseBytes = withoutTrailingJunk(bytes);
+  const parseBytes = withReadableVersion(withoutTrailingJunk(bytes), header.offset);
 
   let doc: PDFDocument;
   try {
@@ -145,6 +145,25 @@ export function withoutTrailingJunk(bytes: Uint8Array): Uint8Array {
   if (bytes[end] === 0x0d) end++;
   if (bytes[end] === 0x0a) end++;
   return end >= bytes.length ? bytes : bytes.subarray(0, end);
+}
+
+/**
+ * A header whose version is not digits (`%PDF-a.4`, in the veraPDF suite's
+ * PDF/A-1 6.1.2 files) makes pdf-lib refuse the whole file, while readers
+ * ignore the version. The parser gets a copy with those characters replaced by
+ * digits, byte for byte so every offset stays right; the header as written is
+ * still what `header` reports and what validation judges.
+ */
+function withReadableVersion(bytes: Uint8Array, headerOffset: number): Uint8Array {
+  const start = headerOffset + 5;
+  let end = start;
+  while (end < bytes.length && end < start + 8 && bytes[end] !== 0x0a && bytes[end] !== 0x0d && bytes[end] !== 0x20) end++;
+  const version = bytes.subarray(start, end);
+  if (/^\d+\.\d+$/.test(Buffer.from(version).toString('latin1'))) return bytes;
+  const copy = new Uint8Array(bytes);
+  for (let i = start; i < end; i++) if (copy[i] !== 0x2e && (copy[i]! < 0x30 || copy[i]! > 0x39)) copy[i] = 0x31;
+  if (!version.includes(0x2e) && end - start >= 3) copy[start + 1] = 0x2e;
+  return copy;
 }
 
 const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);

@@ -36,6 +36,16 @@ describe('openPdfFile', () => {
     expect(err.message).toMatch(/password/);
   });
 
+  it('reads a file whose header version is not digits (%PDF-a.4), reporting the header as written', async () => {
+    const bytes = await buildPdf({ pages: 2, version: '1.4' });
+    const at = Buffer.from(bytes).indexOf('%PDF-1.4');
+    bytes.set(Buffer.from('%PDF-a.4'), at);
+    const pdf = await openPdfBytes(bytes);
+    expect(pdf.doc.getPageCount()).toBe(2);
+    expect(pdf.header.line).toBe('%PDF-a.4');
+    expect(Buffer.from(pdf.bytes).subarray(0, 8).toString('latin1')).toBe('%PDF-a.4');
+  });
+
   it('refuses a file without a PDF header', async () => {
     expect((await refusal(await pngBytes())).message).toMatch(/not a PDF/);
   });

@@ -98,6 +98,12 @@ export interface PdfSpec {
   trailerId?: boolean;
   lang?: string;
   markInfo?: boolean;
+  /**
+   * Tagged content: a structure tree (Document, one P per page holding the
+   * page's text as MCID 0, with a ParentTree) and the page's other content
+   * marked as Artifact. With version 2.0 the elements are in the PDF 2.0
+   * namespace.
+   */
   structTree?: boolean;
   displayDocTitle?: boolean;
   /** Encrypts with an owner password; a user password makes it need one to open. */
@@ -143,8 +149,11 @@ export async function buildPdf(spec: PdfSpec = {}): Promise<Uint8Array> {
       let fontRef = helveticaRef;
       if (p.font === 'embedded') fontRef = embeddedRef ??= await embeddedTrueType(ctx);
       fonts['F1'] = fontRef;
-      ops.push(colourOp(p.colourSpace, 'black'), 'BT', p.invisibleText ? '3 Tr' : '0 Tr', '/F1 24 Tf', `72 ${size[1] - 100} Td`, `(${escapePdfText(text)}) Tj`, 'ET');
+      const show = [colourOp(p.colourSpace, 'black'), 'BT', p.invisibleText ? '3 Tr' : '0 Tr', '/F1 24 Tf', `72 ${size[1] - 100} Td`, `(${escapePdfText(text)}) Tj`, 'ET'];
+      ops.push(...(spec.structTree ? ['/P <</MCID 0>> BDC', ...show, 'EMC'] : show));
     }
+    // Decoration: marked as an artifact in tagged files.
+    if (spec.structTree) ops.push('/Artifact BMC');
     if (p.transparency) {
       extg['GS1'] = ctx.obj({ Type: 'ExtGState', ca: 0.5, CA: 0.5 });
       ops.push('q', '/GS1 gs', colourOp(p.colourSpace, 'red'), '100 100 200 200 re f', 'Q');
@@ -155,6 +164,7 @@ export async function buildPdf(spec: PdfSpec = {}): Promise<Uint8Array> {
       xobjects['Im1'] = ctx.register(rgbImageStream(ctx, p.image.widthPx, p.image.heightPx));
       ops.push('q', `${p.image.placedWidthPt} 0 0 ${p.image.placedHeightPt} 72 72 cm`, '/Im1 Do', 'Q');
     }
+    if (spec.structTree) ops.push('EMC');
     const resources: Record<string, unknown> = {};
     if (Object.keys(fonts).length) resources['Font'] = ctx.obj(fonts);
     if (Object.keys(xobjects).length) resources['XObject'] = ctx.obj(xobjects);
@@ -203,12 +213,7 @@ export async function buildPdf(spec: PdfSpec = {}): Promise<Uint8Array> {
   }
   if (spec.lang) catalog.set(PDFName.of('Lang'), PDFString.of(spec.lang));
   if (spec.markInfo) catalog.set(PDFName.of('MarkInfo'), ctx.obj({ Marked: true }));
-  if (spec.structTree) {
-    const root = ctx.register(ctx.obj({ Type: 'StructTreeRoot' }));
-    const docElem = ctx.register(ctx.obj({ Type: 'StructElem', S: 'Document', P: root }));
-    (ctx.lookup(root) as PDFDict).set(PDFName.of('K'), docElem);
-    catalog.set(PDFName.of('StructTreeRoot'), root);
-  }
+  if (spec.structTree) tagPages(doc, spec.version === '2.0', pageSpecs.map((p) => ({ ...spec.pageDefaults, ...p }).text !== null));
   if (spec.displayDocTitle) catalog.set(PDFName.of('ViewerPreferences'), ctx.obj({ DisplayDocTitle: true }));
   if (spec.optionalContent) catalog.set(PDFName.of('OCProperties'), ctx.obj({ OCGs: [], D: ctx.obj({}) }));
   if (spec.embeddedFile) {
@@ -230,6 +235,34 @@ export async function buildPdf(spec: PdfSpec = {}): Promise<Uint8Array> {
     if (metadata) catalog.set(PDFName.of('Metadata'), metadata);
   }
   return doc.save({ useObjectStreams: false });
+}
+
+/**
+ * The structure tree of a tagged fixture: Document → one P per page whose text
+ * is MCID 0 of that page (pages without text get no P), the ParentTree mapping
+ * each page's StructParents to its P; in the PDF 2.0 namespace when asked.
+ */
+function tagPages(doc: PDFDocument, pdf2: boolean, withText: boolean[]): void {
+  const ctx = doc.context;
+  const ns = pdf2 ? ctx.register(ctx.obj({ Type: 'Namespace', NS: PDFString.of('http://iso.org/pdf2/ssn') })) : undefined;
+  const inNs = ns ? { NS: ns } : {};
+  const root = ctx.register(ctx.obj({ Type: 'StructTreeRoot', ...(ns ? { Namespaces: [ns] } : {}) }));
+  const docElem = ctx.register(ctx.obj({ Type: 'StructElem', S: 'Document', P: root, ...inNs }));
+  const paragraphs: PDFRef[] = [];
+  const nums: unknown[] = [];
+  doc.getPages().forEach((page, i) => {
+    if (!withText[i]) return;
+    const para = ctx.register(ctx.obj({ Type: 'StructElem', S: 'P', P: docElem, Pg: page.ref, K: 0, ...inNs }));
+    paragraphs.push(para);
+    page.node.set(PDFName.of('StructParents'), PDFNumber.of(i));
+    nums.push(i, ctx.obj([para]));
+  });
+  (ctx.lookup(docElem) as PDFDict).set(PDFName.of('K'), ctx.obj(paragraphs));
+  const rootDict = ctx.lookup(root) as PDFDict;
+  rootDict.set(PDFName.of('K'), docElem);
+  rootDict.set(PDFName.of('ParentTree'), ctx.register(ctx.obj({ Nums: nums as never })));
+  rootDict.set(PDFName.of('ParentTreeNextKey'), PDFNumber.of(doc.getPageCount()));
+  doc.catalog.set(PDFName.of('StructTreeRoot'), root);
 }
 
 /** A PDF that passes every PDF/A rule Proofline implements for the given part/level. */

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { api, waitForJob } from './support/client';
-import { onePagePdfBase64 } from './support/files';
+import { onePagePdfBase64, passwordPdfBase64, pdfaAndUaBase64 } from './support/files';
 import { slowSourceServer } from './support/source-server';
 import { target } from './support/target';
 
@@ -104,5 +104,28 @@ describe('sync mode', () => {
     const done = await waitForJob(asyncRes.body.job.id);
     // The file claims no conformance: auto matches nothing and says so.
     expect(done.results.validate[0].profiles[0]).toMatchObject({ requested: 'auto', matched: null, compliant: false });
+  });
+
+  it('/jobs/validate with auto validates every conformance a compliant file claims and passes it', async () => {
+    const res = await api('POST', '/jobs/validate', { body: { sources: [{ file: await pdfaAndUaBase64(), profile: 'auto', name: 'accessible.pdf' }] } });
+    expect(res.status).toBe(200);
+    const v = res.body.job.results.validate[0];
+    expect(v.profiles.map((p: { requested: string; matched: string; compliant: boolean }) => [p.requested, p.matched, p.compliant])).toEqual([
+      ['auto', '2a', true],
+      ['auto', 'ua1', true],
+    ]);
+    expect(v.profiles[0]).toMatchObject({ profileName: 'PDF/A-2a', failures: [], rules: { failed: 0 }, checks: { failed: 0 } });
+    expect(v).toMatchObject({ compliant: true, outcome: 'pass' });
+    expect(res.body.job.outcome).toBe('pass');
+    expect(res.body.job.tasks[0].outputArtifacts ?? res.body.job.deliverables).toBeDefined();
+  });
+
+  it('/jobs/validate on a file that needs a password ends the task in error with a reason, not a verdict', async () => {
+    const res = await api('POST', '/jobs/validate', { body: { sources: [{ file: await passwordPdfBase64(), profile: '2b' }] } });
+    expect(res.status).toBe(200);
+    const job = res.body.job;
+    expect(job.status).toBe('error');
+    expect(job.outcome).toBeNull();
+    expect(job.tasks[0]).toMatchObject({ status: 'error', reason: expect.stringMatching(/password/) });
   });
 });

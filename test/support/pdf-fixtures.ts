@@ -296,6 +296,16 @@ export function pdfuaSpec(part: 1 | 2, extra: PdfSpec = {}): PdfSpec {
 }
 
 /** An XMP packet with the given claims (attribute form, conventional prefixes). */
+const PDFUAID_EXTENSION_SCHEMA = `<rdf:Description rdf:about="" xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">
+<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType="Resource">
+<pdfaSchema:schema>PDF/UA Universal Accessibility Schema</pdfaSchema:schema>
+<pdfaSchema:namespaceURI>http://www.aiim.org/pdfua/ns/id/</pdfaSchema:namespaceURI>
+<pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>
+<pdfaSchema:property><rdf:Seq><rdf:li rdf:parseType="Resource">
+<pdfaProperty:name>part</pdfaProperty:name><pdfaProperty:valueType>Integer</pdfaProperty:valueType><pdfaProperty:category>internal</pdfaProperty:category><pdfaProperty:description>Part of ISO 14289 the file conforms to</pdfaProperty:description>
+</rdf:li></rdf:Seq></pdfaSchema:property>
+</rdf:li></rdf:Bag></pdfaExtension:schemas></rdf:Description>`;
+
 export function xmpPacket(claims: { pdfa?: PdfSpec['pdfa']; pdfua?: PdfSpec['pdfua']; pdfx?: string; title?: string }): string {
   const descriptions: string[] = [];
   if (claims.pdfa) {
@@ -308,6 +318,8 @@ export function xmpPacket(claims: { pdfa?: PdfSpec['pdfa']; pdfua?: PdfSpec['pdf
     descriptions.push(
       `<rdf:Description rdf:about="" xmlns:pdfuaid="http://www.aiim.org/pdfua/ns/id/"><pdfuaid:part>${claims.pdfua.part}</pdfuaid:part>${claims.pdfua.rev ? `<pdfuaid:rev>${claims.pdfua.rev}</pdfuaid:rev>` : ''}</rdf:Description>`,
     );
+    // PDF/A-1 to -3 predefine no pdfuaid schema: a file claiming both describes it in an extension schema.
+    if (claims.pdfa && claims.pdfa.part < 4) descriptions.push(PDFUAID_EXTENSION_SCHEMA);
   }
   if (claims.pdfx) {
     descriptions.push(`<rdf:Description rdf:about="" xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/" pdfxid:GTS_PDFXVersion="${claims.pdfx}"/>`);

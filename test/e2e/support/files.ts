@@ -2,7 +2,7 @@
  * The few files the black-box suite sends, built with the shared fixture
  * builders (test/support/pdf-fixtures.ts).
  */
-import { A5, MM, buildPdf, pngBytes, writeLargePdf, type Rect } from '../../support/pdf-fixtures';
+import { A5, MM, buildPdf, pdfaSpec, pdfuaSpec, pngBytes, writeLargePdf, type Rect } from '../../support/pdf-fixtures';
 
 export interface SimplePdf {
   pages?: number;
@@ -38,4 +38,15 @@ export async function pngBase64(): Promise<string> {
 /** Streams a valid PDF of about `bytes` to `path` without holding it in memory. */
 export async function writeLargePdfFile(path: string, bytes: number): Promise<number> {
   return writeLargePdf(path, bytes);
+}
+
+/** A generated PDF/A-2a file that also claims PDF/UA-1 and meets both (tagged, embedded font, sRGB output intent). */
+export async function pdfaAndUaBase64(): Promise<string> {
+  const ua = pdfuaSpec(1);
+  return Buffer.from(await buildPdf(pdfaSpec(2, 'A', { pdfua: ua.pdfua, displayDocTitle: true, title: ua.title }))).toString('base64');
+}
+
+/** A PDF that needs a password to open. */
+export async function passwordPdfBase64(): Promise<string> {
+  return Buffer.from(await buildPdf({ encrypt: { userPassword: 'secret', ownerPassword: 'owner' } })).toString('base64');
 }

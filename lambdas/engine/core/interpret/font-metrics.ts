@@ -209,8 +209,8 @@ function readAscentDescent(m: FontMetrics, descriptor: PDFDict | undefined, scal
   if (descent && descent < 0) m.descent = descent * scale;
 }
 
-/** Glyph names per code from an Encoding dictionary's Differences (Type 3 and standard fonts). */
-function differences(context: PDFContext, dict: PDFDict): (string | undefined)[] {
+/** Glyph names per code from an Encoding dictionary's Differences (Type 3 and standard fonts; validation's font model). */
+export function differences(context: PDFContext, dict: PDFDict): (string | undefined)[] {
   const out: (string | undefined)[] = new Array(256);
   const enc = resolve(context, dict.get(name('Encoding')));
   const diffs = enc instanceof PDFDict ? getArray(enc, 'Differences') : undefined;

@@ -5,9 +5,10 @@
  * for simple fonts, 9.7.4–9.7.5 for composite fonts), whether the program
  * has that glyph, and the widths the dictionary and the program give it.
  */
-import { PDFDict, PDFName, PDFNumber, PDFStream, type PDFContext } from '@cantoo/pdf-lib';
+import { PDFDict, PDFName, PDFStream, type PDFContext } from '@cantoo/pdf-lib';
 import { describeFont, type FontInfo } from '../../core/fonts';
 import { operations } from '../../core/content-lexer';
+import { differences } from '../../core/interpret/font-metrics';
 import { getArray, getDict, getName, getNumber, getStream, name, numbersOf, resolve, streamBytes } from '../../core/pdf-objects';
 import { collected } from '../content-pass';
 import { fact } from '../fact';
@@ -166,18 +167,8 @@ export function encodingNames(ctx: PDFContext, dict: PDFDict, builtIn: readonly 
   const baseName = enc instanceof PDFName ? enc.decodeText() : enc instanceof PDFDict ? getName(enc, 'BaseEncoding') : undefined;
   const base = baseName ? ENCODINGS[baseName] : builtIn;
   if (base) for (let c = 0; c < 256; c++) out[c] = base[c] || undefined;
-  const diffs = enc instanceof PDFDict ? getArray(enc, 'Differences') : undefined;
-  if (diffs) {
-    let code = 0;
-    for (let i = 0; i < diffs.size(); i++) {
-      const v = diffs.lookup(i);
-      if (v instanceof PDFNumber) code = v.asNumber();
-      else if (v instanceof PDFName) {
-        if (code >= 0 && code < 256) out[code] = v.decodeText();
-        code++;
-      }
-    }
-  }
+  const diffs = differences(ctx, dict);
+  for (let c = 0; c < 256; c++) if (diffs[c] !== undefined) out[c] = diffs[c];
   return out;
 }
 

@@ -14,10 +14,11 @@
 import type { ValidateProfileCode } from '../../../step-definitions/catalogue';
 import type { ValidationProfileResult } from '../../domain/step-results';
 import { readEmbeddedFiles } from '../core/embedded-files';
-import { openPdfFile } from '../core/load-pdf';
+import { openPdfFile, type OpenedPdf } from '../core/load-pdf';
+import { embeddedVerdicts } from './embedded-verdicts';
 import { evaluateProfile, unmatched } from './evaluate';
 import { ValidationModel } from './model';
-import { claimedProfiles, standardProfile } from './profiles';
+import { claimedProfiles, standardProfile, type ConcreteCode } from './profiles';
 
 export { rulesFor } from './evaluate';
 
@@ -33,8 +34,7 @@ export interface ValidateResult {
 }
 
 export async function validate(input: ValidateInput): Promise<ValidateResult> {
-  const pdf = await openPdfFile(input.path);
-  const model = new ValidationModel(pdf, await readEmbeddedFiles(pdf.doc));
+  const model = await modelOf(await openPdfFile(input.path), 0);
   const requested = [...new Set(input.profiles.length ? input.profiles : (['auto'] as ValidateProfileCode[]))];
   const profiles: ValidationProfileResult[] = [];
   for (const code of requested) {
@@ -52,4 +52,14 @@ export async function validate(input: ValidateInput): Promise<ValidateResult> {
   }
   const compliant = profiles.length > 0 && profiles.every((p) => p.compliant);
   return { outcome: compliant ? 'pass' : 'fail', compliant, profiles };
+}
+
+/** The model of an opened file; embedded PDFs are validated first (embedded-verdicts.ts), `depth` levels down. */
+async function modelOf(pdf: OpenedPdf, depth: number): Promise<ValidationModel> {
+  return new ValidationModel(pdf, await readEmbeddedFiles(pdf.doc), await embeddedVerdicts(pdf.doc, depth, validateEmbedded));
+}
+
+async function validateEmbedded(pdf: OpenedPdf, code: ConcreteCode, depth: number): Promise<{ compliant: boolean; failedRules: string[] }> {
+  const result = evaluateProfile(code, standardProfile(code), await modelOf(pdf, depth));
+  return { compliant: result.compliant, failedRules: result.failures.map((f) => f.ruleId) };
 }

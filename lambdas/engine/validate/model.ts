@@ -13,6 +13,7 @@ import { PDFArray, PDFDict, PDFName, PDFStream, type PDFContext, type PDFDocumen
 import { inventoryActions, type ActionInventory } from '../core/actions';
 import { readDocumentFacts, type DocumentFacts } from '../core/document-facts';
 import type { EmbeddedFileInfo } from '../core/embedded-files';
+import type { EmbeddedVerdict } from './embedded-verdicts';
 import { describeFont, type FontInfo } from '../core/fonts';
 import type { OpenedPdf } from '../core/load-pdf';
 import { getDict, getName, getNumber, name, ObjectNumbers } from '../core/pdf-objects';
@@ -49,6 +50,8 @@ export class ValidationModel {
     readonly pdf: OpenedPdf,
     /** Read before rules run: reading embedded files is asynchronous. */
     readonly embeddedFiles: EmbeddedFileInfo[],
+    /** Per embedded file (same order), the verdict on an embedded PDF against its own PDF/A claim; null for other files. */
+    readonly embeddedVerdicts: readonly (EmbeddedVerdict | null)[] = [],
   ) {
     this.objectNumbers = new ObjectNumbers(pdf.doc.context);
   }

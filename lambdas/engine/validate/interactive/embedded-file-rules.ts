@@ -63,10 +63,15 @@ export const EMBEDDED_FILE_RULES: readonly Rule[] = [
     // PDF/A-4e and -4f drop this requirement (4f exists to carry any file).
     levels: ['a', 'b', 'u', ''],
     description: (p) =>
-      `An embedded file shall be a ${p.part === 4 ? 'PDF/A-1, PDF/A-2 or PDF/A-4' : 'PDF/A-1 or PDF/A-2'} file. (Proofline checks the PDF/A claim of the embedded file, not its full compliance.)`,
-    test: (f, p) => {
+      `An embedded file shall be a ${p.part === 4 ? 'PDF/A-1, PDF/A-2 or PDF/A-4' : 'PDF/A-1 or PDF/A-2'} file: Proofline validates each embedded PDF against the conformance it claims.`,
+    test: (m, p) => {
       const parts = p.part === 4 ? /^[124]/ : /^[12]/;
-      return eachOf(f.embeddedFiles, (e) => e.isPdf && parts.test(e.pdfaClaim ?? ''), (e) => ({ context: `embedded file "${e.name}" ${e.isPdf ? (e.pdfaClaim ? `claims PDF/A-${e.pdfaClaim}` : 'claims no PDF/A conformance') : 'is not a PDF'}` }));
+      const checked = m.embeddedFiles.map((e, i) => ({ e, v: m.embeddedVerdicts[i] ?? null }));
+      return eachOf(
+        checked,
+        ({ e, v }) => e.isPdf && v !== null && v.claim !== null && parts.test(v.claim) && v.compliant === true,
+        ({ e, v }) => ({ context: `embedded file "${e.name}" ${!e.isPdf || v === null ? 'is not a PDF' : v.claim === null ? v.detail : !parts.test(v.claim) ? `claims PDF/A-${v.claim}` : `claims PDF/A-${v.claim} but ${v.detail}`}` }),
+      );
     },
   },
   {

@@ -212,6 +212,13 @@ describe('validate: implemented rules', () => {
     expect(ruleIds((await validateBytes(defaulted, ['1b'])).profiles[0]!)).not.toContain('pdfa.colour.gray');
   });
 
+  it('validates an embedded PDF against the conformance it claims: a claim alone is not enough', async () => {
+    const inner = await buildPdf(pdfaSpec(2, 'B', { pageDefaults: { font: 'standard' } }));
+    const r = await validateBytes(await buildPdf(pdfaSpec(2, 'B', { embeddedFile: { name: 'inner.pdf', bytes: inner, mimeType: 'application/pdf' } })), ['2b']);
+    const failure = r.profiles[0]!.failures.find((f) => f.ruleId === 'pdfa.embedded-files.pdfa-only');
+    expect(failure).toMatchObject({ clause: '6.8', examples: [{ context: expect.stringMatching(/^embedded file "inner\.pdf" claims PDF\/A-2b but fails .*pdfa\.fonts\.embedded/) }] });
+  });
+
   it('accepts an embedded file that is itself PDF/A-2 in PDF/A-2', async () => {
     const inner = await buildPdf(pdfaSpec(2, 'B'));
     const r = await validateBytes(await buildPdf(pdfaSpec(2, 'B', { embeddedFile: { name: 'inner.pdf', bytes: inner, mimeType: 'application/pdf' } })), ['2b']);

@@ -10,7 +10,8 @@
  * (content-values.ts).
  */
 import { PDFArray, PDFDict, PDFName, PDFStream } from '@cantoo/pdf-lib';
-import { getArray, numbersOf, resolve } from '../../core/pdf-objects';
+import { parseEmbeddedCMap, type EmbeddedCMap } from '../../core/interpret/code-space';
+import { getArray, getName, name, numbersOf, resolve, streamBytes } from '../../core/pdf-objects';
 import { collected } from '../content-pass';
 import { fact } from '../fact';
 import type { ValidationModel } from '../model';
@@ -32,6 +33,30 @@ function hits(m: ValidationModel, pick: (v: ValueFindings) => ValueHit[], keep: 
 
 const example = (h: ValueHit): Example => ({ ...(h.objectNumber !== undefined ? { objectNumber: h.objectNumber } : {}), context: h.text });
 const outcome = (failures: Example[]): RuleOutcome => ({ checked: 1, failures });
+
+const MAX_CID = 65535;
+
+/** The largest CID each embedded CMap (the Encoding stream of a Type 0 font content uses) maps a code to. */
+const embeddedCMapCids = fact('file-structure/cmap-cids', (m): { objectNumber: number | undefined; font: string; maxCid: number }[] => {
+  const out: { objectNumber: number | undefined; font: string; maxCid: number }[] = [];
+  for (const font of m.usage.fonts.keys()) {
+    const encoding = resolve(m.context, font.get(name('Encoding')));
+    if (!(encoding instanceof PDFStream)) continue;
+    let cmap: EmbeddedCMap;
+    try {
+      const program = streamBytes(encoding);
+      if (!program) continue;
+      cmap = parseEmbeddedCMap(program);
+    } catch {
+      continue; // an undecodable CMap is the fonts area's failure (6.2.11.3.3 and its counterparts)
+    }
+    let maxCid = 0;
+    for (const cid of cmap.cids?.values() ?? []) if (cid > maxCid) maxCid = cid;
+    for (let i = 0; i + 2 < cmap.ranges.length; i += 3) maxCid = Math.max(maxCid, cmap.ranges[i + 2]! + cmap.ranges[i + 1]! - cmap.ranges[i]!);
+    out.push({ objectNumber: m.objectNumbers.of(encoding), font: getName(font, 'BaseFont') ?? '(unnamed)', maxCid });
+  }
+  return out;
+});
 
 /** Every DeviceN colour space array reachable from resources and the objects pdf-lib parsed. */
 const deviceNSpaces = fact('file-structure/devicen', (m): { objectNumber: number | undefined; components: number }[] => {
@@ -132,6 +157,12 @@ export const LIMIT_RULES: readonly Rule[] = [
       const max = p.part === 1 ? 8 : 32;
       return eachOf(deviceNSpaces(f), (d) => d.components <= max, (d) => ({ ...(d.objectNumber !== undefined ? { objectNumber: d.objectNumber } : {}), context: `DeviceN with ${d.components} colourants` }));
     },
+  },
+  {
+    id: 'pdfa.limits.cid',
+    clauses: LIMITS,
+    description: 'A CID (character identifier) shall not be greater than 65 535: no embedded CMap of a font used for text shall map a code to a larger CID.',
+    test: (f) => eachOf(embeddedCMapCids(f), (c) => c.maxCid <= MAX_CID, (c) => ({ ...(c.objectNumber !== undefined ? { objectNumber: c.objectNumber } : {}), context: `CMap of font ${c.font} maps to CID ${c.maxCid}` })),
   },
   {
     id: 'pdfa.limits.page-boundaries',

@@ -191,6 +191,26 @@ describe('composite fonts', () => {
   });
 });
 
+describe('CIDs within the implementation limit', () => {
+  const cmapTo = (firstCid: number) => (ctx: PDFContext) =>
+    type0({
+      encoding: ctx.register(
+        ctx.flateStream(`/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Big-H def\n1 begincodespacerange <0000> <FFFF> endcodespacerange\n1 begincidrange <0000> <FFFF> ${firstCid} endcidrange\nendcmap CMapName currentdict /CMap defineresource pop end end`, {
+          Type: 'CMap',
+          CMapName: 'Big-H',
+          CIDSystemInfo: ctx.obj({ Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 } as never),
+        } as never),
+      ),
+    })(ctx);
+
+  it('fails an embedded CMap mapping a code to a CID above 65 535 (PDF/A-1 6.1.12, PDF/A-2 6.1.13)', async () => {
+    const r = await failures('2b', await withFont('2b', cmapTo(70000), HI));
+    expect(r.find((x) => x.ruleId === 'pdfa.limits.cid')).toMatchObject({ clause: '6.1.13', examples: [expect.objectContaining({ context: expect.stringContaining('maps to CID 135535') })] });
+    expect((await failures('1b', await withFont('1b', cmapTo(70000), HI))).find((x) => x.ruleId === 'pdfa.limits.cid')).toMatchObject({ clause: '6.1.12' });
+    expect(await ids('2b', await withFont('2b', cmapTo(0), HI))).not.toContain('pdfa.limits.cid');
+  });
+});
+
 describe('metrics', () => {
   it('fails a width in the dictionary that differs from the program by more than one unit', async () => {
     const wrong = simpleTrueType((f, ctx) => f.set(PDFName.of('Widths'), ctx.obj(WIDTHS.map((w, i) => (i === 'H'.charCodeAt(0) - 32 ? w + 50 : w)))));

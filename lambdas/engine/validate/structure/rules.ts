@@ -8,6 +8,7 @@ import { condition, type Rule } from '../rule';
 import { ELEMENT_RULES } from './element-rules';
 import { ROLE_RULES } from './role-rules';
 import { TABLE_RULES } from './table-rules';
+import { UA2_ELEMENT_RULES } from './ua2-element-rules';
 
 const DOCUMENT_RULES: readonly Rule[] = [
   {
@@ -50,4 +51,4 @@ const DOCUMENT_RULES: readonly Rule[] = [
   },
 ];
 
-export const STRUCTURE_RULES: readonly Rule[] = [...DOCUMENT_RULES, ...ROLE_RULES, ...ELEMENT_RULES, ...TABLE_RULES];
+export const STRUCTURE_RULES: readonly Rule[] = [...DOCUMENT_RULES, ...ROLE_RULES, ...ELEMENT_RULES, ...TABLE_RULES, ...UA2_ELEMENT_RULES];

@@ -9,13 +9,14 @@
  * Targets: ≥ 97 % agreement on 1b, 2b, 2u, 3b, 4 and ua1, ≥ 90 % on the others,
  * ≥ 90 % right clause, the whole corpus in under 60 s.
  *
- * Then, in a process of its own, a generated 1,000-page file (validate-large.ts:
- * time and peak RSS).
+ * Then, each in a process of its own, a generated 1,000-page file
+ * (validate-large.ts: time and peak RSS) and the real-world corpus
+ * (validate-realworld.ts: every file a verdict or a reason, no crashes).
  *
  * Options: --corpus DIR (../shared/corpus/conformance), --profile CODE (only
  * that profile), --filter TEXT (only files whose path contains it), --list
  * (print each disagreement with our failures), --json FILE (every file's result).
- * With --profile or --filter the 1,000-page part is left out.
+ * With --profile, --filter or --corpus the last two parts are left out.
  */
 import '../../lambdas/platform/polyfills';
 import { spawnSync } from 'node:child_process';
@@ -66,6 +67,8 @@ const seconds = (performance.now() - started) / 1000;
 console.log(summariseConformance(runs, { list: values.list }));
 console.log(`\n${runs.length} files in ${seconds.toFixed(1)} s (${(runs.length / seconds).toFixed(1)} files/s, one core); slowest ${[...runs].sort((a, b) => b.ms - a.ms)[0]?.ms.toFixed(0) ?? 0} ms.`);
 if (values.json) writeFileSync(values.json, JSON.stringify(runs, null, 1));
-if (!values.profile && !values.filter) {
-  spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'validate-large.ts')], { stdio: 'inherit', cwd: root });
+if (!values.profile && !values.filter && !values.corpus) {
+  for (const part of ['validate-large.ts', 'validate-realworld.ts']) {
+    spawnSync(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, part)], { stdio: 'inherit', cwd: root });
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * Document-level syntax: names that must be UTF-8 (PDF/A-2/3 6.1.8, PDF/A-4
  * 6.1.7), the permissions dictionary (PDF/A-2/3 6.1.12, PDF/A-4 6.1.11), the
- * catalog Version (PDF/A-4 6.1.12) and Requirements (PDF/A-4 6.12).
+ * catalog Version (PDF/A-4 6.1.12) and Requirements (PDF/A-2/3 6.11, PDF/A-4 6.12).
  */
 import { PDFArray, PDFDict, PDFName, PDFStream } from '@cantoo/pdf-lib';
 import { getDict, getName, has, resolve } from '../../core/pdf-objects';
@@ -126,7 +126,7 @@ export const DOCUMENT_RULES: readonly Rule[] = [
   },
   {
     id: 'pdfa.catalog.requirements',
-    clauses: { 4: '6.12' },
+    clauses: { 2: '6.11', 3: '6.11', 4: '6.12' },
     description: 'The document catalog shall not contain the Requirements key.',
     test: (f) => condition(!has(f.catalog, 'Requirements'), { context: 'catalog has Requirements' }),
   },

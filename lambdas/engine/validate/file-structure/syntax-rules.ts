@@ -18,6 +18,7 @@ const reachableStreams = (m: ValidationModel) => syntaxScan(m).streams.filter((s
 const ALL = { 1: '', 2: '', 3: '', 4: '' };
 const same = (clause: string) => Object.fromEntries(Object.keys(ALL).map((k) => [k, clause]));
 
+const UA1_HEADER = /^%PDF-1\.[0-7]$/;
 const HEADER_PATTERN: Record<number, RegExp> = { 1: /^%PDF-\d\.\d/, 2: /^%PDF-1\.[0-7]$/, 3: /^%PDF-1\.[0-7]$/, 4: /^%PDF-2\.\d$/ };
 
 /** Trailer dictionaries parsed from their raw text, in file order. */
@@ -61,14 +62,21 @@ const hitExample = (h: ValueHit, what: string): Example => ({ ...(h.objectNumber
 export const SYNTAX_RULES: readonly Rule[] = [
   {
     id: 'pdfa.file.header',
-    clauses: same('6.1.2'),
+    clauses: { ...same('6.1.2'), ua1: '6.1' },
     description: (p) =>
-      p.part === 4
+      p.family === 'pdfua'
+        ? 'The file header shall be "%PDF-1.n" (n from 0 to 7) followed by a single end-of-line marker: a PDF/UA-1 file is an ISO 32000-1 file.'
+        : p.part === 4
         ? 'The file header shall begin at byte 0 and consist of "%PDF-2.n" followed by a single end-of-line marker.'
         : p.part === 1
           ? 'The % character of the file header shall occur at byte offset 0 of the file, starting "%PDF-n.m".'
           : 'The file header shall begin at byte 0 and consist of "%PDF-1.n" (n from 0 to 7) followed by a single end-of-line marker.',
-    test: (f, p) => condition(f.pdf.header.offset === 0 && HEADER_PATTERN[p.part]!.test(f.pdf.header.line), { context: `header "${f.pdf.header.line}" at byte ${f.pdf.header.offset}` }),
+    test: (f, p) =>
+      condition(
+        // PDF/UA-1 (ISO 14289-1 6.1) judges the version the header declares; where it starts is PDF/A's own requirement.
+        p.family === 'pdfua' ? UA1_HEADER.test(f.pdf.header.line) : f.pdf.header.offset === 0 && HEADER_PATTERN[p.part]!.test(f.pdf.header.line),
+        { context: `header "${f.pdf.header.line}" at byte ${f.pdf.header.offset}` },
+      ),
   },
   {
     id: 'pdfa.file.binary-comment',

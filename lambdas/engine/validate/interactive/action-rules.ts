@@ -1,6 +1,6 @@
 /**
  * Actions and trigger events (PDF/A-1 6.6, A-2/3 6.5 and 6.4.1, A-4 6.6 and
- * 6.4.1, 6.11): an archived file shall not run programs, play media or change
+ * 6.4.1) and presentations (A-2/3 6.10, A-4 6.11): an archived file shall not run programs, play media or change
  * itself when opened or used; only navigation and form submission remain.
  */
 import { PDFDict } from '@cantoo/pdf-lib';
@@ -122,13 +122,13 @@ export const ACTION_RULES: readonly Rule[] = [
   },
   {
     id: 'pdfa.alternate-presentations',
-    clauses: { 4: '6.11' },
+    clauses: { 2: '6.10', 3: '6.10', 4: '6.11' },
     description: 'The name dictionary of the document catalog shall not contain an AlternatePresentations entry (no slide shows).',
     test: (m) => condition(!getDict(m.catalog, 'Names')?.has(name('AlternatePresentations')), { context: 'name dictionary has AlternatePresentations' }),
   },
   {
     id: 'pdfa.page-transitions',
-    clauses: { 4: '6.11' },
+    clauses: { 2: '6.10', 3: '6.10', 4: '6.11' },
     description: 'No page dictionary shall contain a PresSteps entry (no presentation steps).',
     test: (m) => {
       let pages: { page: number; dict: PDFDict }[] = [];

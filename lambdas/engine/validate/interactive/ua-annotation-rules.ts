@@ -38,7 +38,7 @@ const enclosingElements = fact('annotation-struct-parents', (m): Map<PDFDict, St
   return out;
 });
 
-const enclosing = (m: ValidationModel, a: AnnotationInfo) => enclosingElements(m).get(a.dict);
+export const enclosing = (m: ValidationModel, a: AnnotationInfo): StructElem | undefined => enclosingElements(m).get(a.dict);
 
 /** A page box, inherited through the page tree (CropBox falls back to MediaBox). */
 function pageBox(ctx: PDFContext, page: PDFDict, key: string): number[] | undefined {
@@ -164,9 +164,10 @@ export const UA_ANNOTATION_RULES: readonly Rule[] = [
   },
   {
     id: 'pdfua.annotations.trap-net',
-    clauses: { ua1: '7.18.2' },
-    description: 'TrapNet annotations shall not be present (other than hidden or outside the crop box).',
-    test: (m) => eachOf(visible(m).filter((a) => a.subtype === 'TrapNet'), () => false, (a) => annotationExample(a)),
+    clauses: { ua1: '7.18.2', ua2: '8.9.2.4.15' },
+    description: (p) => (p.code === 'ua2' ? 'TrapNet annotations shall not be used.' : 'TrapNet annotations shall not be present (other than hidden or outside the crop box).'),
+    // UA-1 judges what a reader can see; UA-2 forbids the annotation type outright.
+    test: (m, p) => eachOf((p.code === 'ua2' ? annotations(m) : visible(m)).filter((a) => a.subtype === 'TrapNet'), () => false, (a) => annotationExample(a)),
   },
   {
     id: 'pdfua.annotations.tab-order',

@@ -4,48 +4,12 @@
  * pdfjs-dist), as simple fonts, as Type 0 fonts with a CIDFontType2
  * descendant, and as Type 3 fonts.
  */
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PDFDict, PDFName, PDFRef, PDFString, type PDFContext, type PDFDocument } from '@cantoo/pdf-lib';
 import type { ValidateProfileCode } from '../../../../../step-definitions/catalogue';
-import { validate } from '../../../../../lambdas/engine/validate/index';
-import { readTrueType } from '../../../../../lambdas/engine/validate/fonts/truetype';
-import { buildPdf, EMBEDDABLE_TTF_PATH, embedLiberationSans, mutatePdf, pdfaSpec, pdfuaSpec } from '../../../../support/pdf-fixtures';
-import { tempFiles } from '../../temp-files';
+import { embedLiberationSans } from '../../../../support/pdf-fixtures';
+import { advance, failures, gidOf, ids, LIBERATION, TTF, WIDTHS, withFont } from './font-fixtures';
 
-const files = tempFiles('fonts');
-const TTF = readFileSync(EMBEDDABLE_TTF_PATH);
-const LIBERATION = readTrueType(TTF)!;
-/** Liberation Sans advance of a character, in 1000 units (as a dictionary should state it). */
-const advance = (ch: string): number => Math.round((LIBERATION.advance(LIBERATION.cmaps.find((c) => c.platform === 3 && c.encoding === 1)!.lookup(ch.charCodeAt(0))!)! * 1000) / LIBERATION.unitsPerEm);
-const gidOf = (ch: string): number => LIBERATION.cmaps.find((c) => c.platform === 3 && c.encoding === 1)!.lookup(ch.charCodeAt(0))!;
-const WIDTHS = Array.from({ length: 95 }, (_, i) => advance(String.fromCharCode(32 + i)));
-
-function specFor(profile: ValidateProfileCode) {
-  if (profile === 'ua1') return pdfuaSpec(1);
-  if (profile === 'ua2') return pdfuaSpec(2);
-  const part = Number(profile[0]);
-  const level = profile.slice(1).toUpperCase();
-  return pdfaSpec(part, level || undefined);
-}
-
-/** The profile's fixture with font F1 replaced by `font(ctx)` and the page content by `content`. */
-async function withFont(profile: ValidateProfileCode, font: (ctx: PDFContext, doc: PDFDocument) => PDFRef, content: string, extra?: (doc: PDFDocument) => void) {
-  return mutatePdf(await buildPdf(specFor(profile)), (doc) => {
-    const ctx = doc.context;
-    const page = doc.getPage(0).node;
-    const resources = page.lookup(PDFName.of('Resources')) as PDFDict;
-    resources.set(PDFName.of('Font'), ctx.obj({ F1: font(ctx, doc) }));
-    page.set(PDFName.of('Contents'), ctx.register(ctx.flateStream(content)));
-    extra?.(doc);
-  });
-}
-
-async function failures(profile: ValidateProfileCode, bytes: Uint8Array) {
-  const r = await validate({ path: files.write(bytes, 'pdf'), profiles: [profile] });
-  return r.profiles[0]!.failures;
-}
-const ids = async (profile: ValidateProfileCode, bytes: Uint8Array) => (await failures(profile, bytes)).map((f) => f.ruleId);
 const FONT_RULE = /^(pdfa\.|pdfua\.)?fonts\./;
 const fontIds = async (profile: ValidateProfileCode, bytes: Uint8Array) => (await ids(profile, bytes)).filter((id) => FONT_RULE.test(id));
 

@@ -12,6 +12,7 @@ import { PDFArray, PDFDict, PDFHexString, PDFName, PDFString, type PDFDocument, 
 import type { ValidateProfileCode } from '../../../../../step-definitions/catalogue';
 import { validate } from '../../../../../lambdas/engine/validate/index';
 import { buildPdf, mutatePdf, patchBytes, pdfaSpec, pdfuaSpec, type PdfSpec } from '../../../../support/pdf-fixtures';
+import { tagAnnots } from './tagging';
 import { tempFiles } from '../../temp-files';
 
 const files = tempFiles('interactive-gaps');
@@ -47,30 +48,6 @@ function addAnnot(d: PDFDocument, entries: Record<string, unknown> = {}): { ref:
   return { ref, dict };
 }
 
-/** Tags annotations with a new structure element under the fixture's Document element (OBJR kids, StructParent back-links). */
-function tagAnnots(d: PDFDocument, type: string, annots: { ref: PDFRef; dict: PDFDict }[], extra: Record<string, unknown> = {}): { ref: PDFRef; dict: PDFDict } {
-  const ctx = d.context;
-  const root = d.catalog.lookup(PDFName.of('StructTreeRoot')) as PDFDict;
-  const docRef = root.get(PDFName.of('K')) as PDFRef;
-  const docElem = ctx.lookup(docRef) as PDFDict;
-  const ns = docElem.get(PDFName.of('NS'));
-  const pg = d.getPage(0).ref;
-  const kids = annots.map((a) => ctx.obj({ Type: 'OBJR', Obj: a.ref, Pg: pg }));
-  const el = ctx.obj({ Type: 'StructElem', S: type, P: docRef, Pg: pg, K: kids, ...(ns ? { NS: ns } : {}), ...extra } as never) as unknown as PDFDict;
-  const elRef = ctx.register(el);
-  (docElem.lookup(PDFName.of('K')) as PDFArray).push(elRef);
-  const parentTree = root.lookup(PDFName.of('ParentTree')) as PDFDict;
-  const nums = parentTree.lookup(PDFName.of('Nums')) as PDFArray;
-  let next = (root.lookup(PDFName.of('ParentTreeNextKey')) as unknown as { asNumber(): number }).asNumber();
-  for (const a of annots) {
-    a.dict.set(PDFName.of('StructParent'), ctx.obj(next));
-    nums.push(ctx.obj(next));
-    nums.push(elRef);
-    next++;
-  }
-  root.set(PDFName.of('ParentTreeNextKey'), ctx.obj(next));
-  return { ref: elRef, dict: el };
-}
 
 /** The first structure element below the Document element (the fixture's content). */
 function firstContentElement(d: PDFDocument): PDFRef {

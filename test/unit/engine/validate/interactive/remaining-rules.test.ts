@@ -12,6 +12,7 @@ import { getDefaultSRGBProfile, PDFArray, PDFDict, PDFName, PDFString, type PDFD
 import type { ValidateProfileCode } from '../../../../../step-definitions/catalogue';
 import { validate } from '../../../../../lambdas/engine/validate/index';
 import { buildPdf, mutatePdf, pdfaSpec, pdfuaSpec, type PdfSpec } from '../../../../support/pdf-fixtures';
+import { tagAnnots } from './tagging';
 import { tempFiles } from '../../temp-files';
 
 const files = tempFiles('interactive-remaining');
@@ -55,35 +56,6 @@ function fileSpec(d: PDFDocument, entries: Record<string, unknown> = {}): PDFRef
   return d.context.register(d.context.obj(defined({ Type: 'Filespec', F: text('notes.txt'), UF: text('notes.txt'), Desc: text('Notes'), EF: d.context.obj({ F: ef, UF: ef }), ...entries })));
 }
 
-/**
- * Tags annotations with one new structure element of the given type, a child of
- * the fixture's Document element (in its namespace), whose kids are object
- * references to the annotations; each annotation gets a StructParent key of the
- * ParentTree pointing back at the element. Returns the element.
- */
-function tagAnnots(d: PDFDocument, type: string, annots: { ref: PDFRef; dict: PDFDict }[], extra: Record<string, unknown> = {}): PDFDict {
-  const ctx = d.context;
-  const root = d.catalog.lookup(PDFName.of('StructTreeRoot')) as PDFDict;
-  const docRef = root.get(PDFName.of('K')) as PDFRef;
-  const docElem = ctx.lookup(docRef) as PDFDict;
-  const ns = docElem.get(PDFName.of('NS'));
-  const pg = d.getPage(0).ref;
-  const kids = annots.map((a) => ctx.obj({ Type: 'OBJR', Obj: a.ref, Pg: pg }));
-  const el = ctx.obj({ Type: 'StructElem', S: type, P: docRef, Pg: pg, K: kids, ...(ns ? { NS: ns } : {}), ...extra } as never) as unknown as PDFDict;
-  const elRef = ctx.register(el);
-  (docElem.lookup(PDFName.of('K')) as PDFArray).push(elRef);
-  const parentTree = root.lookup(PDFName.of('ParentTree')) as PDFDict;
-  const nums = parentTree.lookup(PDFName.of('Nums')) as PDFArray;
-  let next = (root.lookup(PDFName.of('ParentTreeNextKey')) as unknown as { asNumber(): number }).asNumber();
-  for (const a of annots) {
-    a.dict.set(PDFName.of('StructParent'), ctx.obj(next));
-    nums.push(ctx.obj(next));
-    nums.push(elRef);
-    next++;
-  }
-  root.set(PDFName.of('ParentTreeNextKey'), ctx.obj(next));
-  return el;
-}
 
 /** The file specification of the fixture's (only) embedded file. */
 function embeddedFileSpec(d: PDFDocument): PDFDict {

@@ -1,0 +1,283 @@
+/**
+ * A few render threads (page-thread.ts) working through one document's pages
+ * in parallel. Each thread opens the document once and renders the pages it is
+ * handed; the pool hands out pages in order as threads become free and
+ * collects the results by page, so the output order does not depend on which
+ * thread was faster.
+ *
+ * The per-page time limit is enforced by ending the thread (a stuck page would
+ * otherwise keep burning a core until the function dies); a thread that reaches
+ * its heap limit is ended the same way. Either way only that page fails, with a
+ * sentence, and a fresh thread opens the document and carries on with the pages
+ * left. Threads are started through guard/engine-thread.ts, so they start from
+ * TypeScript in tests and under tsx, and from the bundle in a Lambda.
+ *
+ * Starting a thread means loading pdfjs again (about half a second from a
+ * bundle, two under tsx), so a pool hands its threads back warm when it is
+ * closed, with their document closed and unref'd so they keep no process alive,
+ * and the next pool (a warm Lambda's next invocation) takes them first.
+ */
+import { availableParallelism } from 'node:os';
+// sharp must be loaded by the main thread before any thread loads it: on glibc a
+// thread that ends would otherwise unload libvips under the others' feet.
+import 'sharp';
+import { UnprocessableFileError } from '../../domain/errors';
+import { EngineOutOfMemory, EngineThread, EngineTimeout } from '../guard/engine-thread';
+import type { PreviewOptions } from './options';
+import { PAGE_THREAD, PAGE_THREAD_URL, type PageThreadInput, type PageThreadOutput } from './page-thread';
+import type { PreviewImage } from './types';
+
+export interface RenderPoolOptions {
+  /** Render threads at most; default: the cores available, at most MAX_THREADS. */
+  threads?: number;
+  /** A page still rendering after this long is stopped and reported. */
+  pageTimeoutMs?: number;
+  /** Each thread's JavaScript heap (V8 old generation), in MB. */
+  maxHeapMb?: number;
+  /** Tests only: pages on which a thread spins without end (page-thread.ts). */
+  stallPages?: number[];
+}
+
+/** Each thread holds its own parsed document and canvas: four keep 50 pages at 150 dpi well under 1.5 GB. */
+export const MAX_THREADS = 4;
+export const PAGE_TIMEOUT_MS = 120_000;
+/**
+ * Decoded images and canvases live outside the V8 heap; the heap holds parsed
+ * content and fonts. A lower ceiling makes V8 collect sooner, which is what
+ * keeps two threads on 50 pages at 150 dpi near 1.3 GB RSS instead of 1.45.
+ */
+const MAX_HEAP_MB = 512;
+/** Opening is parsing the trailer and page tree: slow only for a hostile file. */
+const OPEN_TIMEOUT_MS = 60_000;
+/** Closing a document is freeing it; a thread that takes longer is ended instead of kept. */
+const CLOSE_TIMEOUT_MS = 5_000;
+
+/** Threads between documents, newest last. */
+const idle: EngineThread[] = [];
+/** Each thread's heap limit: a pool takes only warm threads started with its own. */
+const heapLimitOf = new WeakMap<EngineThread, number>();
+/** Who to tell when a thread has ended: its pool, or the idle list. */
+const whenEnded = new WeakMap<EngineThread, () => void>();
+/** Every render thread not yet ended, busy or idle. */
+const alive = new Set<EngineThread>();
+
+/** Render threads alive now, busy or warm (tests: a stopped page's thread must be gone). */
+export function renderThreadsAlive(): number {
+  return alive.size;
+}
+
+/** Ends the warm threads (tests, and a process about to exit on purpose). */
+export async function endIdleRenderThreads(): Promise<void> {
+  await Promise.all(idle.splice(0).map((t) => t.end()));
+}
+
+export interface PageJob {
+  page: number;
+  role: PreviewImage['role'];
+  options: PreviewOptions;
+}
+
+/** `threadId`: the thread that rendered the page (absent when it was stopped or skipped). */
+export type PageResult = ({ image: PreviewImage; reason?: undefined } | { image?: undefined; reason: string }) & { threadId?: number };
+
+export function defaultThreadCount(): number {
+  return Math.max(1, Math.min(availableParallelism(), MAX_THREADS));
+}
+
+export class RenderPool {
+  private readonly threads = new Set<EngineThread>();
+  private readonly shared: SharedArrayBuffer;
+  private readonly limits: Required<Omit<RenderPoolOptions, 'stallPages'>> & Pick<RenderPoolOptions, 'stallPages'>;
+  private first?: EngineThread;
+  /** Pages in the document, known once the first thread has opened it. */
+  numPages = 0;
+
+  private constructor(bytes: Uint8Array, options: RenderPoolOptions) {
+    // One copy every thread reads, instead of one per thread.
+    this.shared = new SharedArrayBuffer(bytes.byteLength);
+    new Uint8Array(this.shared).set(bytes);
+    this.limits = {
+      threads: Math.max(1, Math.floor(options.threads ?? defaultThreadCount())),
+      pageTimeoutMs: options.pageTimeoutMs ?? PAGE_TIMEOUT_MS,
+      maxHeapMb: options.maxHeapMb ?? MAX_HEAP_MB,
+      stallPages: options.stallPages,
+    };
+  }
+
+  /**
+   * Starts the first thread and opens the document in it. A document that cannot
+   * be opened is refused with UnprocessableFileError and no thread is left behind.
+   */
+  static async open(bytes: Uint8Array, options: RenderPoolOptions = {}): Promise<RenderPool> {
+    const pool = new RenderPool(bytes, options);
+    try {
+      pool.first = await pool.startThread();
+      return pool;
+    } catch (e) {
+      await pool.close();
+      if (e instanceof EngineTimeout) throw new UnprocessableFileError(`The PDF could not be opened for rendering within ${OPEN_TIMEOUT_MS / 1000} s; its structure is too complex. Export it again from the application that made it.`);
+      if (e instanceof EngineOutOfMemory) throw new UnprocessableFileError(`The PDF needs more than ${pool.limits.maxHeapMb} MB of memory to open for rendering; split it into smaller files and send it again.`);
+      throw e;
+    }
+  }
+
+  /**
+   * Renders the jobs, at most `threads` at a time, and returns their results in
+   * the jobs' order. `beforeStart` is asked as each job is about to start; a
+   * sentence back skips the job with that reason (the caller's time budget).
+   * Errors that are not the page's (the out dir cannot be written) reject.
+   */
+  async render(jobs: PageJob[], outDir: string, beforeStart: (job: PageJob) => string | null = () => null): Promise<PageResult[]> {
+    const results: (PageResult | undefined)[] = jobs.map(() => undefined);
+    let next = 0;
+    let fault: unknown;
+    let retired: unknown;
+
+    const work = async (thread: EngineThread | undefined) => {
+      for (;;) {
+        if (fault !== undefined || next >= jobs.length) return;
+        if (!thread?.usable) {
+          // A page ended the thread (its time or heap limit), or the thread ended itself after a large page.
+          try {
+            thread = await this.startThread();
+          } catch (e) {
+            retired = e;
+            return;
+          }
+          continue;
+        }
+        const i = next++;
+        const job = jobs[i]!;
+        const skip = beforeStart(job);
+        if (skip !== null) {
+          results[i] = { reason: skip };
+          continue;
+        }
+        const input: PageThreadInput = { op: 'render', page: job.page, role: job.role, options: job.options, outDir };
+        try {
+          const out = (await thread.run(input, this.limits.pageTimeoutMs)) as PageThreadOutput;
+          if (out.op !== 'render') throw new Error(`A render thread answered a page with ${out.op}`);
+          results[i] = out.ok ? { image: out.image, threadId: out.threadId } : { reason: out.reason, threadId: out.threadId };
+        } catch (e) {
+          if (e instanceof EngineTimeout) results[i] = { reason: this.timeoutSentence(job.page) };
+          else if (e instanceof EngineOutOfMemory) results[i] = { reason: this.memorySentence(job.page) };
+          else fault ??= e;
+        }
+      }
+    };
+
+    // Every thread is ready before the first page is handed out, so pages spread
+    // over all of them from the start (warm threads are ready at once; cold ones
+    // start together, while the first has already opened the document).
+    const slots = Math.min(this.limits.threads, jobs.length);
+    const first = this.first;
+    this.first = undefined;
+    const ready = await Promise.all(
+      Array.from({ length: slots }, (_, s) =>
+        s === 0 && first ? first : this.startThread().catch((e: unknown) => {
+          retired = e;
+          return undefined;
+        }),
+      ),
+    );
+    await Promise.all(ready.filter((t) => t !== undefined).map((t) => work(t)));
+    if (fault !== undefined) throw fault;
+    return results.map((r, i) => r ?? { reason: notRestarted(jobs[i]!.page, retired) });
+  }
+
+  /**
+   * Hands the threads back warm (up to MAX_THREADS in all) with their document
+   * closed, or ends them; the pool cannot be used afterwards. No thread is busy
+   * here: render() waits for every page it started.
+   */
+  async close(): Promise<void> {
+    const all = [...this.threads];
+    this.threads.clear();
+    await Promise.all(all.map((t) => this.release(t)));
+  }
+
+  private async release(thread: EngineThread): Promise<void> {
+    if (thread.usable && idle.length < MAX_THREADS) {
+      try {
+        await thread.run({ op: 'close' } satisfies PageThreadInput, CLOSE_TIMEOUT_MS);
+      } catch {
+        // Ended by the time limit, or dead: not worth keeping.
+      }
+    }
+    if (!thread.usable || idle.length >= MAX_THREADS) {
+      await thread.end();
+      return;
+    }
+    idle.push(thread);
+    thread.setIdle(true);
+    whenEnded.set(thread, () => {
+      const i = idle.indexOf(thread);
+      if (i >= 0) idle.splice(i, 1);
+    });
+  }
+
+  private async startThread(): Promise<EngineThread> {
+    const thread = takeIdle(this.limits.maxHeapMb) ?? newThread(this.limits.maxHeapMb);
+    this.threads.add(thread);
+    whenEnded.set(thread, () => this.threads.delete(thread));
+    try {
+      await thread.ready;
+      const opened = (await thread.run({ op: 'open', bytes: this.shared, stallPages: this.limits.stallPages } satisfies PageThreadInput, OPEN_TIMEOUT_MS)) as PageThreadOutput;
+      if (opened.op === 'open') this.numPages = opened.numPages;
+      return thread;
+    } catch (e) {
+      // A refused document leaves a sound thread: kept warm. A stopped one is ended already.
+      this.threads.delete(thread);
+      await this.release(thread);
+      throw e;
+    }
+  }
+
+  private timeoutSentence(page: number): string {
+    return `Page ${page} took longer than ${seconds(this.limits.pageTimeoutMs)} s to render and was stopped; simplify the page (for example flatten transparency) or request a lower resolution.`;
+  }
+
+  private memorySentence(page: number): string {
+    return `Page ${page} needs more than ${this.limits.maxHeapMb} MB of memory to render and was stopped; simplify the page (for example reduce the size of its images) or request a lower resolution.`;
+  }
+}
+
+function newThread(maxHeapMb: number): EngineThread {
+  const thread = new EngineThread({
+    name: PAGE_THREAD,
+    moduleUrl: PAGE_THREAD_URL,
+    maxHeapMb,
+    // The guard's own stream decoder is not used by pdfjs; its defaults are fine.
+    decodeLimits: { maxStreamBytes: 256 * 1024 * 1024, maxDocumentBytes: 4096 * 1024 * 1024 },
+  });
+  heapLimitOf.set(thread, maxHeapMb);
+  alive.add(thread);
+  thread.onExit = () => {
+    alive.delete(thread);
+    whenEnded.get(thread)?.();
+  };
+  return thread;
+}
+
+/** A warm thread with this heap limit, if one is waiting. */
+function takeIdle(maxHeapMb: number): EngineThread | undefined {
+  for (let i = idle.length - 1; i >= 0; i--) {
+    const thread = idle[i]!;
+    if (!thread.usable || heapLimitOf.get(thread) !== maxHeapMb) continue;
+    idle.splice(i, 1);
+    thread.setIdle(false);
+    return thread;
+  }
+  return undefined;
+}
+
+function notRestarted(page: number, cause: unknown): string {
+  const why = cause instanceof Error ? ` (${cause.message})` : '';
+  return `Page ${page} could not be rendered: the renderer could not be started again after an earlier page stopped it${why}.`;
+}
+
+/** Whole seconds; below ten seconds up to milliseconds (tests use short limits). */
+function seconds(ms: number): string {
+  const s = ms / 1000;
+  return s >= 10 ? String(Math.round(s)) : String(Number(s.toFixed(3)));
+}

@@ -1,0 +1,96 @@
+import { mkdirSync } from 'node:fs';
+import sharp from 'sharp';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { readOptions } from '../../../../lambdas/engine/previews/options';
+import { renderPdfPreviews } from '../../../../lambdas/engine/previews/render-pdf';
+import { endIdleRenderThreads, RenderPool, renderThreadsAlive } from '../../../../lambdas/engine/previews/render-pool';
+import { buildPdf } from '../../../support/pdf-fixtures';
+import { tempFiles } from '../temp-files';
+
+const files = tempFiles('render-pool');
+let outN = 0;
+const outDir = () => {
+  const dir = files.path(`out${++outN}`);
+  mkdirSync(dir);
+  return dir;
+};
+const noBudget = { totalMs: Infinity, now: () => 0 };
+
+afterAll(() => endIdleRenderThreads());
+
+describe('the render pool', () => {
+  it('renders pages on several threads and hands them back in page order, each with its own size', async () => {
+    // Six pages, each a different size, so a page delivered in the wrong place shows.
+    const sizes: [number, number][] = [[72, 144], [144, 72], [100, 100], [200, 50], [50, 200], [120, 90]];
+    const bytes = await buildPdf({ pages: sizes.map((size) => ({ size, text: null })) });
+    const pool = await RenderPool.open(bytes, { threads: 2 });
+    try {
+      expect(pool.numPages).toBe(6);
+      const o = readOptions({ dpi: 144, format: 'png' });
+      const results = await pool.render(sizes.map((_, i) => ({ page: i + 1, role: 'preview' as const, options: o })), outDir());
+      expect(results.map((r) => [r.image?.page, r.image?.width, r.image?.height])).toEqual(sizes.map(([w, h], i) => [i + 1, w * 2, h * 2]));
+      for (const r of results) {
+        const meta = await sharp(r.image!.path).metadata();
+        expect([meta.width, meta.height]).toEqual([r.image!.width, r.image!.height]);
+      }
+      // Every thread is ready before the first page is handed out, so the first pages go to different threads.
+      expect(new Set(results.map((r) => r.threadId)).size).toBeGreaterThan(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('stops a page that hangs by ending its thread: that page fails with a reason, the others (and the thumbnail) are delivered', async () => {
+    const bytes = await buildPdf({ pages: 5, pageDefaults: { size: [144, 144] } });
+    const started = Date.now();
+    const r = await renderPdfPreviews(bytes, readOptions({}), outDir(), noBudget, { threads: 2, pageTimeoutMs: 1500, stallPages: [2] });
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(r.images.map((i) => [i.role, i.page])).toEqual([
+      ['preview', 1],
+      ['preview', 3],
+      ['preview', 4],
+      ['preview', 5],
+      ['thumbnail', 1],
+    ]);
+    expect(r.failures).toEqual([
+      {
+        page: 2,
+        reason: 'Page 2 took longer than 1.5 s to render and was stopped; simplify the page (for example flatten transparency) or request a lower resolution.',
+      },
+    ]);
+    expect(r.pages).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('fails every page that hangs and still delivers the rest with a single thread', async () => {
+    const bytes = await buildPdf({ pages: 4, pageDefaults: { size: [72, 72], text: null } });
+    const r = await renderPdfPreviews(bytes, readOptions({ thumbnail: false }), outDir(), noBudget, { threads: 1, pageTimeoutMs: 1000, stallPages: [1, 3] });
+    expect(r.images.map((i) => i.page)).toEqual([2, 4]);
+    expect(r.failures.map((f) => f.page)).toEqual([1, 3]);
+    expect(r.failures[0]!.reason).toMatch(/^Page 1 took longer than 1 s to render and was stopped/);
+  });
+
+  it('keeps its threads warm between documents, and ends them all when asked: none is left spinning', async () => {
+    const bytes = await buildPdf({ pages: 2, pageDefaults: { size: [72, 72], text: null } });
+    await renderPdfPreviews(bytes, readOptions({ thumbnail: false }), outDir(), noBudget, { threads: 2 });
+    const warm = renderThreadsAlive();
+    expect(warm).toBeGreaterThan(0);
+    const r = await renderPdfPreviews(bytes, readOptions({ thumbnail: false }), outDir(), noBudget, { threads: 2 });
+    expect(r.images).toHaveLength(2);
+    expect(renderThreadsAlive()).toBe(warm);
+
+    await endIdleRenderThreads();
+    // A thread ends asynchronously after terminate(); the stuck ones above must be gone too.
+    await vi.waitFor(() => expect(renderThreadsAlive()).toBe(0), { timeout: 5_000 });
+  });
+
+  it('refuses a PDF that cannot be opened, and its thread serves the next document', async () => {
+    await endIdleRenderThreads();
+    await vi.waitFor(() => expect(renderThreadsAlive()).toBe(0), { timeout: 5_000 });
+    const locked = await buildPdf({ encrypt: { userPassword: 'u', ownerPassword: 'o' } });
+    await expect(renderPdfPreviews(locked, readOptions({}), outDir(), noBudget, { threads: 1 })).rejects.toThrow(/password/);
+    expect(renderThreadsAlive()).toBe(1);
+    const r = await renderPdfPreviews(await buildPdf({ pages: 1 }), readOptions({ thumbnail: false }), outDir(), noBudget, { threads: 1 });
+    expect(r.images).toHaveLength(1);
+    expect(renderThreadsAlive()).toBe(1);
+  });
+});

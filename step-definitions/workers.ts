@@ -31,7 +31,8 @@ const worker = (w: Omit<WorkerSpec, 'nativeModules' | 'assets'> & Partial<Worker
 
 export const WORKERS = {
   ingest: worker({ key: 'Ingest', stateNames: ['Ingest'], entry: 'lambdas/steps/ingest.ts', memoryMb: 1024, timeoutSeconds: 300, ephemeralStorageMb: 1536 }),
-  preflight: worker({ key: 'Preflight', stateNames: ['Preflight'], entry: 'lambdas/steps/preflight.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp'] }),
+  // Preflight renders proof images of its findings (pdfjs on @napi-rs/canvas), like previews.
+  preflight: worker({ key: 'Preflight', stateNames: ['Preflight'], entry: 'lambdas/steps/preflight.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs'] }),
   autofix: worker({ key: 'Autofix', stateNames: ['Autofix'], entry: 'lambdas/steps/autofix.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048 }),
   validate: worker({ key: 'Validate', stateNames: ['Validate'], entry: 'lambdas/steps/validate.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048 }),
   previews: worker({ key: 'Previews', stateNames: ['Previews'], entry: 'lambdas/steps/previews.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs'] }),

@@ -24,6 +24,7 @@ let outdir: string;
 let scratch: string;
 let bundle: string;
 let validateBundle: string;
+let previewsBundle: string;
 
 beforeAll(() => {
   outdir = mkdtempSync(join(tmpdir(), 'proofline-guarded-bundle-'));
@@ -32,10 +33,12 @@ beforeAll(() => {
   const stack = new Stack(app, 'GuardedPreflightBundle', { env: TEST_ENV });
   const fn = new HouseFunction(stack, 'Preflight', workerFunctionProps(WORKERS.preflight));
   const validateFn = new HouseFunction(stack, 'Validate', workerFunctionProps(WORKERS.validate));
+  const previewsFn = new HouseFunction(stack, 'Previews', workerFunctionProps(WORKERS.previews));
   const template = Template.fromStack(stack);
   app.synth();
   bundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(fn.node.defaultChild as never)), join(scratch, 'bundle'));
   validateBundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(validateFn.node.defaultChild as never)), join(scratch, 'validate-bundle'));
+  previewsBundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(previewsFn.node.defaultChild as never)), join(scratch, 'previews-bundle'));
 });
 
 afterAll(() => {
@@ -123,5 +126,52 @@ describe('the validate Lambda bundle', () => {
       message: expect.stringMatching(/^Validation stopped after 0\.001 s: the file is too complex to validate within the time limit\./),
     });
     expect(JSON.parse(readFileSync(join(workDir, 'validation-report.json'), 'utf8')).profiles).toHaveLength(2);
+  });
+});
+
+/**
+ * Page images are rendered in threads started from the bundle (render-pool.ts):
+ * the previews worker from its bundle, and the preflight worker's proof images
+ * from the preflight bundle, which ships canvas and pdfjs' data for them. Each
+ * runs with PDFJS_ASSETS_DIR at its own bundle's pdfjs/, as the function's
+ * environment sets it (/var/task/pdfjs).
+ */
+const RENDER_SCRIPT = `
+const [mode, indexUrl, inputPath, workDir] = process.argv.slice(1);
+const mod = await import(indexUrl);
+const config = { preflightTimeoutSeconds: 60, engineMaxHeapMb: 512, engineMaxStreamMb: 256, engineMaxDecodedMb: 4096 };
+const step = mode === 'previews' ? { id: 'step_1', type: 'previews', params: { format: 'png', dpi: 36 } } : { id: 'step_1', type: 'preflight', params: { profileId: 'gwg-sheetfed-cmyk' } };
+const worker = mode === 'previews' ? mod.previewsWorker : mod.preflightWorker;
+const result = await worker.run({
+  services: { config }, graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
+  task: { id: 'task_1', name: 'file.pdf' }, step, fileType: 'pdf', inputPath, workDir,
+});
+console.log(JSON.stringify(result.outputs.map((o) => o.artifact.role + (o.artifact.page ? ':' + o.artifact.page : ''))));
+process.exit(0);
+`;
+
+function runFromBundle(mode: 'previews' | 'preflight', dir: string, inputPath: string): string[] {
+  const workDir = join(scratch, `${mode}-render-work`);
+  mkdirSync(workDir, { recursive: true });
+  const out = execFileSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', RENDER_SCRIPT, mode, pathToFileURL(join(dir, 'index.mjs')).href, inputPath, workDir], {
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1', PDFJS_ASSETS_DIR: join(dir, 'pdfjs') },
+  });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+describe('the previews and preflight Lambda bundles', () => {
+  it('render page images in threads started from the previews bundle itself', async () => {
+    const pagesPath = join(scratch, 'pages.pdf');
+    writeFileSync(pagesPath, await buildPdf({ pages: 2 }));
+    expect(runFromBundle('previews', previewsBundle, pagesPath)).toEqual(['preview:1', 'preview:2', 'thumbnail:1']);
+  });
+
+  it('render proof images of preflight findings from the preflight bundle', async () => {
+    const lowResPath = join(scratch, 'low-res.pdf');
+    writeFileSync(lowResPath, await buildPdf({ pages: 1, pageDefaults: { image: { widthPx: 40, heightPx: 40, placedWidthPt: 200, placedHeightPt: 200 } } }));
+    expect(runFromBundle('preflight', bundle, lowResPath)).toEqual(['preflight-report', 'proof:1']);
   });
 });

@@ -1,0 +1,93 @@
+/**
+ * The figures of the previews agreement bench from its per-file results:
+ * how many first pages we rendered without error, and how close our images
+ * are to poppler's (RMSE on a 0–1 scale; mean, median, worst files).
+ *
+ * Two shares are given for "rendered without error":
+ * - over all files, the issue's bar read strictly: a file we refuse (even with
+ *   a reason, even one poppler cannot render either) counts against us;
+ * - over the files poppler rendered, i.e. pages known to be renderable.
+ * Only pages both sides rendered have an RMSE; pages poppler failed on are not
+ * comparable and are counted apart.
+ */
+import { median } from './concurrency';
+import type { PageComparison } from './previews-image-compare';
+
+export type OurStatus =
+  /** Page 1 delivered as an image. */
+  | 'rendered'
+  /** The file was refused with a reason (UnprocessableFileError). */
+  | 'refused'
+  /** The file opened, but page 1 failed alone with a reason. */
+  | 'page-failed'
+  /** Anything else: an unexpected error, a timeout or a dead render process. */
+  | 'error'
+  | 'timeout'
+  | 'crash';
+
+export interface AgreementFileResult {
+  file: string;
+  ours: OurStatus;
+  /** Why ours did not render, when it did not. */
+  reason?: string;
+  oursMs: number;
+  poppler: 'ok' | 'failed' | 'timeout';
+  /** Present when both sides rendered and the images could be compared. */
+  comparison?: PageComparison;
+}
+
+export interface AgreementSummary {
+  files: number;
+  rendered: number;
+  renderedShare: number;
+  popplerRendered: number;
+  /** Of the files poppler rendered, how many we rendered. */
+  renderedWherePopplerDid: number;
+  renderedShareWherePopplerDid: number;
+  popplerFailed: number;
+  compared: number;
+  meanRmse: number;
+  medianRmse: number;
+  /** Compared pages whose sizes differ by more than rounding. */
+  sizeDifferent: number;
+  worst: AgreementFileResult[];
+  /** Our non-rendered outcomes by status and first words of the reason, most frequent first. */
+  failureReasons: { key: string; count: number; files: string[] }[];
+}
+
+export function summarizeAgreement(results: readonly AgreementFileResult[], worstCount = 10): AgreementSummary {
+  const rendered = results.filter((r) => r.ours === 'rendered');
+  const popplerOk = results.filter((r) => r.poppler === 'ok');
+  const compared = results.filter((r): r is AgreementFileResult & { comparison: PageComparison } => r.comparison !== undefined);
+  const errors = compared.map((r) => r.comparison.rmse);
+  const reasons = new Map<string, string[]>();
+  for (const r of results) {
+    if (r.ours === 'rendered') continue;
+    const key = `${r.ours}: ${(r.reason ?? '').split(/[:;.]/)[0]!.trim().slice(0, 80)}`;
+    reasons.set(key, [...(reasons.get(key) ?? []), r.file]);
+  }
+  return {
+    files: results.length,
+    rendered: rendered.length,
+    renderedShare: share(rendered.length, results.length),
+    popplerRendered: popplerOk.length,
+    renderedWherePopplerDid: popplerOk.filter((r) => r.ours === 'rendered').length,
+    renderedShareWherePopplerDid: share(popplerOk.filter((r) => r.ours === 'rendered').length, popplerOk.length),
+    popplerFailed: results.length - popplerOk.length,
+    compared: compared.length,
+    meanRmse: errors.length ? errors.reduce((a, b) => a + b, 0) / errors.length : NaN,
+    medianRmse: median(errors),
+    sizeDifferent: compared.filter((r) => r.comparison.sizes === 'different').length,
+    worst: [...compared].sort((a, b) => b.comparison.rmse - a.comparison.rmse).slice(0, worstCount),
+    failureReasons: [...reasons].map(([key, files]) => ({ key, count: files.length, files })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)),
+  };
+}
+
+function share(part: number, whole: number): number {
+  return whole === 0 ? NaN : part / whole;
+}
+
+/** "met" or "NOT MET" for a figure against its target; a figure that could not be measured is not met. */
+export function verdict(met: boolean): string {
+  return met ? 'met' : 'NOT MET';
+}

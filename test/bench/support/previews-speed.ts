@@ -1,0 +1,128 @@
+/**
+ * Second part of `npm run bench:previews`: pages per second rendering a
+ * generated 50-page PDF (previews-speed-pdf.ts) at 72 and at 150 dpi, ours
+ * against pdftoppm on the same pages in the same run.
+ *
+ * Ours: renderPreviews (png, all 50 pages, no thumbnail) in this process, so
+ * the process's peak RSS (VmHWM) covers the engine and any worker threads it
+ * renders in. Runs alternate between the sides. One untimed call on page 1 first (loads pdfjs and starts the
+ * engine's threads, as in a warm Lambda; its time is printed); then `runs`
+ * timed calls per dpi, median.
+ *
+ * pdftoppm renders one page at a time in one thread; our engine may use both
+ * cores, so poppler gets both too: two pdftoppm processes at once, pages 1–25
+ * and 26–50, timed from the start of the first to the end of the last (each
+ * under GNU time, for its peak RSS).
+ */
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { renderPreviews } from '../../../lambdas/engine/previews';
+import { median } from './concurrency';
+import { GNU_TIME, MAX_RSS_FORMAT, maxRssFromTimeOutput, peakRssMb } from './peak-rss';
+import { verdict } from './previews-agreement-summary';
+import { buildPreviewsSpeedPdf } from './previews-speed-pdf';
+import { runTool } from './run-tool';
+
+export interface SpeedOptions {
+  pages: number;
+  runs: number;
+  dpis: number[];
+  withPoppler: boolean;
+}
+
+export const SPEED_RATIO_TARGET = 1;
+export const PEAK_RSS_TARGET_MB = 1536;
+const POPPLER_TIMEOUT_MS = 600_000;
+
+interface Figures {
+  dpi: number;
+  oursMs: number;
+  popplerMs: number | null;
+  popplerRssMb: number | null;
+}
+
+export async function runSpeed(o: SpeedOptions): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'proofline-previews-speed-'));
+  try {
+    const file = path.join(dir, `previews-${o.pages}.pdf`);
+    await writeFile(file, await buildPreviewsSpeedPdf({ pages: o.pages }));
+    const sizeMb = (await stat(file)).size / 1024 / 1024;
+    console.log(`\nPreview speed: generated ${o.pages} A4 pages (text in an embedded font, vector shapes, one RGB image each), ${sizeMb.toFixed(1)} MB; png, ${o.runs} timed run(s) per side, median.`);
+    if (!o.withPoppler) console.log('  poppler side skipped: pdftoppm not found (apt-get install poppler-utils)');
+
+    const w0 = performance.now();
+    await renderOurs(file, { ...params(o.dpis[0] ?? 72), pages: '1' }, path.join(dir, 'warm-up'), 1);
+    const warmUpMs = performance.now() - w0;
+
+    const figures: Figures[] = [];
+    for (const dpi of o.dpis) {
+      const out = path.join(dir, `ours-${dpi}`);
+      const ours: number[] = [];
+      const poppler: { ms: number; rssMb: number | null }[] = [];
+      // Interleaved, so a burst of other load on the machine falls on both sides alike.
+      for (let i = 0; i < o.runs; i++) {
+        ours.push(await renderOurs(file, params(dpi), out, o.pages));
+        if (o.withPoppler) poppler.push(await renderPoppler(file, dpi, o.pages, path.join(dir, `poppler-${dpi}`)));
+      }
+      figures.push({
+        dpi,
+        oursMs: median(ours),
+        popplerMs: poppler.length ? median(poppler.map((p) => p.ms)) : null,
+        popplerRssMb: poppler.length ? Math.max(...poppler.map((p) => p.rssMb ?? 0)) || null : null,
+      });
+      await rm(out, { recursive: true, force: true });
+    }
+
+    console.log(`  untimed warm-up call first (page 1 at ${o.dpis[0] ?? 72} dpi, loads the engine): ${(warmUpMs / 1000).toFixed(2)} s`);
+    const pps = (ms: number) => (o.pages / (ms / 1000)).toFixed(1);
+    for (const f of figures) {
+      const ours = `ours ${pps(f.oursMs)} pages/s (${(f.oursMs / 1000).toFixed(2)} s)`;
+      const poppler = f.popplerMs === null ? '' : `, pdftoppm ×2 ${pps(f.popplerMs)} pages/s (${(f.popplerMs / 1000).toFixed(2)} s, peak RSS per process ${f.popplerRssMb?.toFixed(0) ?? 'n/a'} MB)`;
+      console.log(`  ${String(f.dpi).padStart(3)} dpi: ${ours}${poppler}${f.popplerMs === null ? '' : `, ratio ours/poppler ${(f.popplerMs / f.oursMs).toFixed(2)}`}`);
+    }
+    const rss = peakRssMb();
+    console.log(`  our peak RSS (this process and its threads, whole speed run): ${rss === null ? 'n/a' : `${rss.toFixed(0)} MB`}`);
+    for (const f of figures) {
+      if (f.popplerMs === null) continue;
+      const ratio = f.popplerMs / f.oursMs;
+      console.log(`TARGET pages/s at ${f.dpi} dpi ≥ pdftoppm's (ratio ≥ ${SPEED_RATIO_TARGET}): ${ratio.toFixed(2)} — ${verdict(ratio >= SPEED_RATIO_TARGET)}`);
+    }
+    console.log(`TARGET peak RSS < ${PEAK_RSS_TARGET_MB / 1024} GB: ${rss === null ? 'n/a' : `${rss.toFixed(0)} MB`} — ${verdict(rss !== null && rss < PEAK_RSS_TARGET_MB)}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const params = (dpi: number) => ({ format: 'png', dpi, thumbnail: false });
+
+/** One renderPreviews call; its wall time. Any page that fails makes the figure meaningless, so it stops the bench. */
+async function renderOurs(file: string, p: Record<string, unknown>, outDir: string, expected: number): Promise<number> {
+  const t0 = performance.now();
+  const r = await renderPreviews({ path: file, fileType: 'pdf', params: { ...p, pages: p.pages ?? `1-${expected}` }, outDir });
+  const ms = performance.now() - t0;
+  if (r.failures.length || r.images.length !== expected) {
+    throw new Error(`our render delivered ${r.images.length}/${expected} pages: ${r.failures.map((f) => `page ${f.page}: ${f.reason}`).join('; ')}`);
+  }
+  await rm(outDir, { recursive: true, force: true });
+  return ms;
+}
+
+/** Two pdftoppm processes over the two halves of the pages, at once. */
+async function renderPoppler(file: string, dpi: number, pages: number, outDir: string): Promise<{ ms: number; rssMb: number | null }> {
+  await mkdir(outDir, { recursive: true });
+  const half = Math.ceil(pages / 2);
+  const ranges = [[1, half], [half + 1, pages]].filter(([a, b]) => a! <= b!);
+  const t0 = performance.now();
+  const runs = await Promise.all(
+    ranges.map(([from, to], i) => {
+      const args = ['-r', String(dpi), '-f', String(from), '-l', String(to), '-png', file, path.join(outDir, `half${i}`)];
+      return GNU_TIME ? runTool(GNU_TIME, ['-f', MAX_RSS_FORMAT, 'pdftoppm', ...args], POPPLER_TIMEOUT_MS) : runTool('pdftoppm', args, POPPLER_TIMEOUT_MS);
+    }),
+  );
+  const ms = performance.now() - t0;
+  for (const r of runs) if (r.outcome !== 'ok') throw new Error(`pdftoppm ${r.outcome}: ${r.stderr.slice(0, 300)}`);
+  await rm(outDir, { recursive: true, force: true });
+  const rss = runs.map((r) => maxRssFromTimeOutput(r.stderrTail)).filter((n): n is number => n !== null);
+  return { ms, rssMb: rss.length ? Math.max(...rss) : null };
+}

@@ -2,14 +2,13 @@
  * Files embedded in a PDF (ISO 32000-1 7.11.4): the EmbeddedFiles name tree of
  * the catalog and the file specifications of FileAttachment annotations. PDF/A
  * restricts them per part (none in A-1, only PDF/A in A-2, described ones in A-3
- * and A-4), so each is described with the keys those rules look at, and an
- * embedded PDF is opened far enough to read which PDF/A part it claims.
+ * and A-4), so each is described with the keys those rules look at. Whether
+ * an embedded PDF is itself PDF/A is validation's business (validate/embedded-verdicts.ts).
  */
-import { PDFDict, PDFDocument, PDFStream, ParseSpeeds } from '@cantoo/pdf-lib';
+import { PDFDict, PDFStream, type PDFDocument } from '@cantoo/pdf-lib';
 import { nameTreeLeaves } from './actions';
 import { findPdfSignature } from './file-header';
 import { getDict, getName, getText, has, name, resolve, resolvedItems, streamBytes, textOf } from './pdf-objects';
-import { readXmp } from './xmp';
 
 export interface EmbeddedFileInfo {
   /** Name in the EmbeddedFiles tree, or the annotation's file name. */
@@ -23,12 +22,7 @@ export interface EmbeddedFileInfo {
   mimeType: string | null;
   sizeBytes: number | null;
   isPdf: boolean;
-  /** PDF/A claim of an embedded PDF (`2b`), null when none or not a PDF. */
-  pdfaClaim: string | null;
 }
-
-/** Embedded PDFs larger than this are not opened to read their claim. */
-const MAX_INSPECTED_BYTES = 64 * 1024 * 1024;
 
 /** A file specification that embeds a file, where it was found. */
 export interface EmbeddedFileSpec {
@@ -73,13 +67,11 @@ export function listEmbeddedFiles(doc: PDFDocument, max = Infinity): EmbeddedFil
   return out;
 }
 
-export async function readEmbeddedFiles(doc: PDFDocument): Promise<EmbeddedFileInfo[]> {
-  const out: EmbeddedFileInfo[] = [];
-  for (const f of listEmbeddedFiles(doc)) out.push(await describe(f));
-  return out;
+export function readEmbeddedFiles(doc: PDFDocument): EmbeddedFileInfo[] {
+  return listEmbeddedFiles(doc).map(describe);
 }
 
-async function describe({ name: label, source, page, spec, file }: EmbeddedFileSpec): Promise<EmbeddedFileInfo> {
+function describe({ name: label, source, page, spec, file }: EmbeddedFileSpec): EmbeddedFileInfo {
   const bytes = file ? streamBytes(file) : null;
   const isPdf = bytes !== null && findPdfSignature(bytes.subarray(0, 1024)) >= 0;
   return {
@@ -92,18 +84,6 @@ async function describe({ name: label, source, page, spec, file }: EmbeddedFileS
     mimeType: file ? (getName(file.dict, 'Subtype') ?? null) : null,
     sizeBytes: bytes?.length ?? null,
     isPdf,
-    pdfaClaim: isPdf && bytes ? await pdfaClaimOf(bytes) : null,
   };
 }
 
-async function pdfaClaimOf(bytes: Uint8Array): Promise<string | null> {
-  if (bytes.length > MAX_INSPECTED_BYTES) return null;
-  try {
-    const inner = await PDFDocument.load(bytes, { ignoreEncryption: true, throwOnInvalidObject: false, updateMetadata: false, parseSpeed: ParseSpeeds.Fastest });
-    const pdfa = readXmp(inner).pdfa;
-    if (!pdfa?.part) return null;
-    return `${pdfa.part.value}${(pdfa.conformance?.value ?? '').toLowerCase()}`;
-  } catch {
-    return null;
-  }
-}

@@ -56,7 +56,7 @@ export async function validate(input: ValidateInput): Promise<ValidateResult> {
 
 /** The model of an opened file; embedded PDFs are validated first (embedded-verdicts.ts), `depth` levels down. */
 async function modelOf(pdf: OpenedPdf, depth: number): Promise<ValidationModel> {
-  return new ValidationModel(pdf, await readEmbeddedFiles(pdf.doc), await embeddedVerdicts(pdf.doc, depth, validateEmbedded));
+  return new ValidationModel(pdf, readEmbeddedFiles(pdf.doc), await embeddedVerdicts(pdf.doc, depth, validateEmbedded));
 }
 
 async function validateEmbedded(pdf: OpenedPdf, code: ConcreteCode, depth: number): Promise<{ compliant: boolean; failedRules: string[] }> {

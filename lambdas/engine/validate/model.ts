@@ -9,38 +9,16 @@
  * the model only holds the opened file and the memo. Content streams are read
  * once for all areas by content-pass.ts.
  */
-import { PDFArray, PDFDict, PDFName, PDFStream, type PDFContext, type PDFDocument } from '@cantoo/pdf-lib';
+import type { PDFContext, PDFDict, PDFDocument } from '@cantoo/pdf-lib';
 import { inventoryActions, type ActionInventory } from '../core/actions';
 import { readDocumentFacts, type DocumentFacts } from '../core/document-facts';
 import type { EmbeddedFileInfo } from '../core/embedded-files';
 import type { EmbeddedVerdict } from './embedded-verdicts';
-import { describeFont, type FontInfo } from '../core/fonts';
 import type { OpenedPdf } from '../core/load-pdf';
-import { getDict, getName, getNumber, name, ObjectNumbers } from '../core/pdf-objects';
-import { resourceEntries, resourcesByPage } from '../core/resource-walk';
+import { getDict, ObjectNumbers } from '../core/pdf-objects';
 import type { ContentUsage } from '../core/content-scan';
 import { contentUsage } from './content-pass';
 import { fact } from './fact';
-
-export interface UsedFont {
-  info: FontInfo;
-  pages: number[];
-  /** Shows text in a rendering mode other than 3 (invisible). */
-  visible: boolean;
-  objectNumber: number | undefined;
-}
-
-export interface TransparencyObject {
-  kind: 'extgstate' | 'xobject' | 'page-group';
-  pages: number[];
-  objectNumber: number | undefined;
-  softMask: string | null;
-  fillAlpha: number | null;
-  strokeAlpha: number | null;
-  blendModes: string[];
-  /** Group S value of a form XObject or page (Transparency). */
-  group: string | null;
-}
 
 export class ValidationModel {
   private readonly memos = new Map<symbol, unknown>();
@@ -48,7 +26,7 @@ export class ValidationModel {
 
   constructor(
     readonly pdf: OpenedPdf,
-    /** Read before rules run: reading embedded files is asynchronous. */
+    /** Every embedded file, described once (core/embedded-files). */
     readonly embeddedFiles: EmbeddedFileInfo[],
     /** Per embedded file (same order), the verdict on an embedded PDF against its own PDF/A claim; null for other files. */
     readonly embeddedVerdicts: readonly (EmbeddedVerdict | null)[] = [],
@@ -85,80 +63,13 @@ export class ValidationModel {
   get usage(): ContentUsage {
     return contentUsage(this);
   }
-  get fonts(): UsedFont[] {
-    return usedFonts(this);
-  }
   get actions(): ActionInventory {
     return actions(this);
-  }
-  get transparency(): TransparencyObject[] {
-    return transparencyObjects(this);
   }
   get hasEmbeddedFilesTree(): boolean {
     return getDict(getDict(this.catalog, 'Names'), 'EmbeddedFiles') !== undefined;
   }
 }
 
-/** Older name kept for the rules written against it. */
-export type ValidationFacts = ValidationModel;
-
 const documentFacts = fact('document-facts', (m) => readDocumentFacts(m.pdf));
 const actions = fact('actions', (m) => inventoryActions(m.doc));
-
-const usedFonts = fact('used-fonts', (m): UsedFont[] =>
-  [...m.usage.fonts].map(([dict, u]) => ({
-    info: describeFont(m.context, dict),
-    pages: [...u.pages].sort((a, b) => a - b),
-    visible: u.visible,
-    objectNumber: m.objectNumbers.of(dict),
-  })),
-);
-
-const transparencyObjects = fact('transparency-objects', (m): TransparencyObject[] => {
-  const ctx = m.context;
-  const resources = resourcesByPage(m.doc);
-  const out: TransparencyObject[] = [];
-  for (const [obj, pages] of resourceEntries(ctx, resources, 'ExtGState')) {
-    const gs = obj instanceof PDFStream ? obj.dict : obj;
-    const smask = gs.lookup(name('SMask'));
-    out.push({
-      kind: 'extgstate',
-      pages: [...pages].sort((a, b) => a - b),
-      objectNumber: m.objectNumbers.of(gs),
-      softMask: smask === undefined ? null : smask instanceof PDFName ? smask.decodeText() : 'dictionary',
-      fillAlpha: getNumber(gs, 'ca') ?? null,
-      strokeAlpha: getNumber(gs, 'CA') ?? null,
-      blendModes: blendModes(gs),
-      group: null,
-    });
-  }
-  for (const [obj, pages] of resourceEntries(ctx, resources, 'XObject')) {
-    if (!(obj instanceof PDFStream)) continue;
-    const d = obj.dict;
-    const smask = d.lookup(name('SMask'));
-    const group = getName(getDict(d, 'Group'), 'S') ?? null;
-    if (smask === undefined && group === null) continue;
-    out.push({
-      kind: 'xobject',
-      pages: [...pages].sort((a, b) => a - b),
-      objectNumber: m.objectNumbers.of(obj),
-      softMask: smask === undefined ? null : smask instanceof PDFName ? smask.decodeText() : 'stream',
-      fillAlpha: null,
-      strokeAlpha: null,
-      blendModes: [],
-      group,
-    });
-  }
-  m.doc.getPages().forEach((p, i) => {
-    const group = getName(getDict(p.node, 'Group'), 'S');
-    if (group) out.push({ kind: 'page-group', pages: [i + 1], objectNumber: p.ref.objectNumber, softMask: null, fillAlpha: null, strokeAlpha: null, blendModes: [], group });
-  });
-  return out;
-});
-
-function blendModes(gs: PDFDict): string[] {
-  const bm = gs.lookup(name('BM'));
-  if (bm instanceof PDFName) return [bm.decodeText()];
-  if (bm instanceof PDFArray) return bm.asArray().map((x) => (x instanceof PDFName ? x.decodeText() : '?'));
-  return [];
-}

@@ -15,6 +15,7 @@ import { endWarmEngineThreads } from '../../lambdas/engine/guard/engine-thread';
 import { validateGuarded } from '../../lambdas/engine/guard/validate-guarded';
 import { forEachConcurrently } from './support/concurrency';
 import { peakRssMb } from './support/peak-rss';
+import { summariseRobustness, type RobustnessRun } from './support/robustness-summary';
 
 const corpus = path.resolve(import.meta.dirname, '../../../shared/corpus/realworld/pdfjs');
 if (!existsSync(corpus)) {
@@ -24,36 +25,29 @@ if (!existsSync(corpus)) {
 console.warn = () => {};
 const files = readdirSync(corpus).filter((f) => f.toLowerCase().endsWith('.pdf')).sort();
 
-interface Run {
-  file: string;
-  ms: number;
-  error?: { name: string; message: string };
-  unevaluated: string[];
-}
-const runs: Run[] = [];
+const BUDGET_MS = 60_000;
+/** Rules that threw on a file's structure (reported as "could not be evaluated"), per file. */
+const unevaluated = new Map<string, string[]>();
+const runs: RobustnessRun[] = [];
 const started = Date.now();
 await forEachConcurrently(files, 2, async (file) => {
   const t0 = Date.now();
   try {
-    const r = await validateGuarded({ path: path.join(corpus, file), profiles: ['2b', 'ua1'] }, { timeoutMs: 60_000 });
-    const unevaluated = r.profiles.flatMap((p) => p.failures.filter((f) => JSON.stringify(f.examples).includes('could not be evaluated')).map((f) => f.ruleId));
-    runs.push({ file, ms: Date.now() - t0, unevaluated });
+    const r = await validateGuarded({ path: path.join(corpus, file), profiles: ['2b', 'ua1'] }, { timeoutMs: BUDGET_MS });
+    const thrown = r.profiles.flatMap((p) => p.failures.filter((f) => JSON.stringify(f.examples).includes('could not be evaluated')).map((f) => f.ruleId));
+    if (thrown.length) unevaluated.set(file, thrown);
+    runs.push({ file, ours: { status: 'report', ms: Date.now() - t0 } });
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
-    runs.push({ file, ms: Date.now() - t0, error: { name: e.name, message: e.message }, unevaluated: [] });
+    const ms = Date.now() - t0;
+    runs.push({ file, ours: e.name === 'UnprocessableFileError' ? { status: 'error', ms, reason: e.message } : { status: 'crash', ms, error: `${e.name}: ${e.message}` } });
   }
 });
 await endWarmEngineThreads();
 
-const refused = runs.filter((r) => r.error?.name === 'UnprocessableFileError');
-const crashes = runs.filter((r) => r.error && r.error.name !== 'UnprocessableFileError');
-const reasons = new Map<string, number>();
-for (const r of refused) {
-  const key = r.error!.message.split(':')[0]!.slice(0, 70);
-  reasons.set(key, (reasons.get(key) ?? 0) + 1);
-}
-console.log(`\nReal-world robustness (${runs.length} files, guarded validation against 2b + ua1, 2 at a time): ${runs.length - refused.length - crashes.length} verdicts, ${refused.length} refused with a reason, ${crashes.length} crashes; ${runs.filter((r) => r.unevaluated.length).length} files where a rule could not be evaluated; wall ${((Date.now() - started) / 1000).toFixed(0)} s, peak RSS ${peakRssMb()?.toFixed(0) ?? '?'} MB.`);
-for (const [reason, n] of [...reasons].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(3)} × ${reason}`);
-console.log(`  slowest: ${[...runs].sort((a, b) => b.ms - a.ms).slice(0, 5).map((r) => `${r.file} ${(r.ms / 1000).toFixed(1)} s`).join(', ')}`);
-for (const r of crashes) console.log(`  CRASH ${r.file}: ${r.error!.name}: ${r.error!.message}`);
-for (const r of runs.filter((x) => x.unevaluated.length)) console.log(`  NOT EVALUATED ${r.file}: ${r.unevaluated.join(', ')}`);
+const summary = summariseRobustness(runs, BUDGET_MS, 5);
+console.log(`\nReal-world robustness (${summary.files} files, guarded validation against 2b + ua1, 2 at a time): ${summary.reports} verdicts, ${summary.errors} refused with a reason, ${summary.crashes} crashes, ${summary.overBudget} at the ${BUDGET_MS / 1000} s budget; ${unevaluated.size} files where a rule could not be evaluated; wall ${((Date.now() - started) / 1000).toFixed(0)} s, peak RSS ${peakRssMb()?.toFixed(0) ?? '?'} MB.`);
+for (const { reason, count } of summary.topReasons) console.log(`  ${String(count).padStart(3)} × ${reason.slice(0, 90)}`);
+console.log(`  slowest: ${summary.slowest.map((r) => `${r.file} ${(r.ms / 1000).toFixed(1)} s`).join(', ')}`);
+for (const c of summary.crashed) console.log(`  CRASH ${c.file}: ${c.error}`);
+for (const [file, ids] of unevaluated) console.log(`  NOT EVALUATED ${file}: ${ids.join(', ')}`);

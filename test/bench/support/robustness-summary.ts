@@ -3,7 +3,12 @@
  * a reason for the customer, within the per-file budget. Crashes (any other
  * exception) and runs at or over the budget are what the bench exists to find.
  */
-import type { FileRun } from './corpus-file-run';
+
+/** One file's outcome as robustness counts it (FileRun fits; other engines' benches map to it). */
+export interface RobustnessRun {
+  file: string;
+  ours: { status: 'report'; ms: number } | { status: 'error'; ms: number; reason: string } | { status: 'crash'; ms: number; error: string };
+}
 
 export interface RobustnessSummary {
   files: number;
@@ -17,7 +22,7 @@ export interface RobustnessSummary {
   slowest: { file: string; ms: number; status: string }[];
 }
 
-export function summariseRobustness(runs: readonly FileRun[], budgetMs: number, top = 10): RobustnessSummary {
+export function summariseRobustness(runs: readonly RobustnessRun[], budgetMs: number, top = 10): RobustnessSummary {
   const reasons = new Map<string, number>();
   for (const r of runs) if (r.ours.status === 'error') reasons.set(r.ours.reason, (reasons.get(r.ours.reason) ?? 0) + 1);
   const count = (status: string) => runs.filter((r) => r.ours.status === status).length;

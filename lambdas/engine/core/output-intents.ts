@@ -14,6 +14,9 @@ export interface IccHeader {
   colourSpace: string;
   /** `2.1`, `4.3`. */
   version: string;
+  /** The version's major and minor numbers (PDF/A limits the major one per part). */
+  major: number;
+  minor: number;
 }
 
 export interface OutputIntentInfo {
@@ -61,7 +64,7 @@ export function parseIccHeader(bytes: Uint8Array): IccHeader | null {
   if (ascii(36) !== 'acsp') return null;
   const major = bytes[8]!;
   const minor = bytes[9]! >> 4;
-  return { deviceClass: ascii(12), colourSpace: ascii(16), version: `${major}.${minor}` };
+  return { deviceClass: ascii(12), colourSpace: ascii(16), version: `${major}.${minor}`, major, minor };
 }
 
 /** The PDF/A output intent: the one with S GTS_PDFA1 (the name all PDF/A parts use). */

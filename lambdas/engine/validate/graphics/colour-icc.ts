@@ -11,7 +11,7 @@ import { collected } from '../content-pass';
 import type { ValidationModel } from '../model';
 import { eachOf, type Rule } from '../rule';
 import { colourUse, type IccUse } from './colour-use';
-import { iccComponents, iccHeader, intentForPage, sameProfile, versionText } from './icc-profile';
+import { iccComponents, iccHeader, intentForPage, sameProfile } from './icc-profile';
 import { getNumber } from '../../core/pdf-objects';
 
 const INPUT_CLASSES = ['prtr', 'mntr', 'scnr', 'spac'];
@@ -39,7 +39,7 @@ export const ICC_RULES: readonly Rule[] = [
           return {
             page: firstPage(u),
             ...(objectNumber !== undefined ? { objectNumber } : {}),
-            context: h ? `ICC profile class "${h.deviceClass}", colour space "${h.colourSpace.trim()}", version ${versionText(h)}` : 'the ICCBased stream is not a readable ICC profile',
+            context: h ? `ICC profile class "${h.deviceClass}", colour space "${h.colourSpace.trim()}", version ${h.version}` : 'the ICCBased stream is not a readable ICC profile',
           };
         },
       ),

@@ -12,7 +12,7 @@ import { getName, name, resolve, resolvedItems } from '../../core/pdf-objects';
 import { fact } from '../fact';
 import type { ValidationModel } from '../model';
 import { eachOf, type Rule } from '../rule';
-import { iccHeader, versionText } from './icc-profile';
+import { iccHeader } from './icc-profile';
 
 interface Intent {
   dict: PDFDict;
@@ -69,7 +69,7 @@ export const OUTPUT_INTENT_RULES: readonly Rule[] = [
               raw === undefined
                 ? 'output intent has no DestOutputProfile'
                 : h
-                  ? `profile class "${h.deviceClass}", colour space "${h.colourSpace.trim()}", version ${versionText(h)}`
+                  ? `profile class "${h.deviceClass}", colour space "${h.colourSpace.trim()}", version ${h.version}`
                   : 'DestOutputProfile is not a readable ICC profile',
           };
         },

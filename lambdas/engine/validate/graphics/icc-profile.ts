@@ -5,18 +5,13 @@
  * document and, in PDF/A-4 (ISO 32000-2 14.11.5), of each page.
  */
 import { PDFDict, PDFStream, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
+import { parseIccHeader, type IccHeader } from '../../core/output-intents';
 import { getName, name, resolve, resolvedItems, streamBytes } from '../../core/pdf-objects';
 import { fact } from '../fact';
 import type { ValidationModel } from '../model';
 
-export interface IccHeaderInfo {
-  /** `prtr`, `mntr`, `scnr`, `spac`, `link`… */
-  deviceClass: string;
-  /** Four characters as written: `RGB `, `CMYK`, `GRAY`, `Lab `… */
-  colourSpace: string;
-  major: number;
-  minor: number;
-}
+/** The profile header (core/output-intents reads it: device class, data colour space, version). */
+export type IccHeaderInfo = IccHeader;
 
 const decodedCache = new WeakMap<PDFStream, Uint8Array | null>();
 
@@ -39,16 +34,11 @@ const headerCache = new WeakMap<PDFStream, IccHeaderInfo | null>();
 export function iccHeader(stream: PDFStream): IccHeaderInfo | null {
   if (headerCache.has(stream)) return headerCache.get(stream)!;
   const bytes = decodedBytes(stream);
-  let header: IccHeaderInfo | null = null;
-  if (bytes && bytes.length >= 128) {
-    const ascii = (from: number) => String.fromCharCode(bytes[from]!, bytes[from + 1]!, bytes[from + 2]!, bytes[from + 3]!);
-    if (ascii(36) === 'acsp') header = { deviceClass: ascii(12), colourSpace: ascii(16), major: bytes[8]!, minor: bytes[9]! >> 4 };
-  }
+  const header = bytes ? parseIccHeader(bytes) : null;
   headerCache.set(stream, header);
   return header;
 }
 
-export const versionText = (h: IccHeaderInfo): string => `${h.major}.${h.minor}`;
 
 /** Components the profile's data colour space has (ICC.1 Table 19), for the spaces PDF uses. */
 export function iccComponents(colourSpace: string): number | null {

@@ -24,6 +24,26 @@ export interface Observation {
   rank?: number;
 }
 
+/** One place a finding was observed: a box in the default user space of a page. */
+export interface FindingLocation {
+  page: number;
+  bbox: Rect;
+}
+
+/**
+ * How many locations a finding lists on one page and in all. Proofs are made
+ * of the first 10 pages with located findings (previews/proof.ts), so a page
+ * that gets one is among the first 10 located pages of every finding on it:
+ * 10 × 20 = 200 keeps every box a proof can show. More than 20 frames of one
+ * finding on a page no longer tell a reader anything a count does not. The cap keeps a 500-page
+ * file's report small: a location is 50–80 bytes of JSON, so at most about
+ * 16 KB a finding (measured on a generated 500-page file with four findings
+ * on every page: 40 KB more in a 371 KB report, where all 6,100 would add
+ * about 300 KB).
+ */
+export const MAX_LOCATIONS_PER_PAGE = 20;
+export const MAX_LOCATIONS = 200;
+
 export interface Finding {
   checkId: string;
   severity: Severity;
@@ -34,10 +54,21 @@ export interface Finding {
   pages?: number[];
   /** How many observations this finding stands for. */
   count: number;
+  /** The worst hit's box. */
   bbox: Rect | null;
+  /** The page `bbox` is on; null when there is no bbox. */
+  bboxPage: number | null;
   measured: unknown;
   required: unknown;
   fix: { available: boolean; fixId: string | null };
+  /**
+   * Every located observation, each box once: in page order, on a page the
+   * worst first; at most MAX_LOCATIONS_PER_PAGE a page and MAX_LOCATIONS in
+   * all (the earliest pages kept). Absent when nothing is located.
+   */
+  locations?: FindingLocation[];
+  /** Set when the caps left located observations out of `locations`. */
+  locationsTruncated?: boolean;
 }
 
 /** Writes the customer-facing sentence for a group of observations of one check. */
@@ -72,28 +103,64 @@ export function groupFindings(
   const findings: Finding[] = [];
   for (const group of groups.values()) {
     const first = group[0]!;
-    const worst = group.reduce((a, b) => ((b.rank ?? Infinity) < (a.rank ?? Infinity) ? b : a), first);
+    const worst = group.reduce((a, b) => (rankOf(b) < rankOf(a) ? b : a), first);
     const pages = [...new Set(group.map((o) => o.page).filter((p): p is number => p !== null))].sort((a, b) => a - b);
     const view: GroupView = { observations: group, worst, pages, pagesText: pagesText(pages), count: group.length, subject: first.subject ?? null };
     const fixId = fixOf(first.checkId);
+    const bbox = worst.bbox ?? null;
     const finding: Finding = {
       checkId: first.checkId,
       severity: severityOf(first.checkId) as Severity,
       message: messageOf(first.checkId)(view),
       page: pages[0] ?? null,
       count: group.length,
-      bbox: worst.bbox ?? null,
+      bbox,
+      bboxPage: bbox ? worst.page : null,
       measured: worst.measured ?? null,
       required: worst.required ?? null,
       fix: { available: fixId !== null && group.some((o) => o.fixable !== false), fixId },
     };
     if (pages.length > 1) finding.pages = pages;
+    const { locations, truncated } = locationsOf(group);
+    if (locations.length > 0) finding.locations = locations;
+    if (truncated) finding.locationsTruncated = true;
     findings.push(finding);
   }
   const sevRank: Record<Severity, number> = { error: 0, warn: 1, info: 2 };
   return findings.sort(
     (a, b) => sevRank[a.severity] - sevRank[b.severity] || checkOrder.indexOf(a.checkId) - checkOrder.indexOf(b.checkId) || (a.page ?? 0) - (b.page ?? 0),
   );
+}
+
+const rankOf = (o: Observation): number => o.rank ?? Infinity;
+const byRank = (a: Observation, b: Observation): number => Math.sign(rankOf(a) - rankOf(b)) || 0;
+
+/** The located observations of a group as FindingLocation.locations describes them, and whether the caps cut any. */
+function locationsOf(group: Observation[]): { locations: FindingLocation[]; truncated: boolean } {
+  const byPage = new Map<number, Observation[]>();
+  for (const o of group) {
+    if (o.page === null || !o.bbox) continue;
+    const list = byPage.get(o.page) ?? [];
+    list.push(o);
+    byPage.set(o.page, list);
+  }
+  const locations: FindingLocation[] = [];
+  let truncated = false;
+  for (const page of [...byPage.keys()].sort((a, b) => a - b)) {
+    // Worst first (a stable sort keeps content order among equals), so a duplicate keeps its best rank's place.
+    const seen = new Set<string>();
+    const boxes: Rect[] = [];
+    for (const o of [...byPage.get(page)!].sort(byRank)) {
+      const key = o.bbox!.join(',');
+      if (seen.has(key)) continue;
+      seen.add(key);
+      boxes.push(o.bbox!);
+    }
+    const room = Math.min(MAX_LOCATIONS_PER_PAGE, MAX_LOCATIONS - locations.length);
+    if (boxes.length > room) truncated = true;
+    for (const bbox of boxes.slice(0, room)) locations.push({ page, bbox });
+  }
+  return { locations, truncated };
 }
 
 export function verdictOf(findings: Finding[]): CheckVerdict {

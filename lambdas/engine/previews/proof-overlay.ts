@@ -1,6 +1,7 @@
 /**
  * The drawing laid over a page image to make a proof: a coloured frame around
- * each located finding with its number on a badge, and the TrimBox and
+ * each located box of a finding with the finding's number on a badge (a
+ * finding found in several places on the page has several), and the TrimBox and
  * BleedBox as dashed lines. Built as SVG for sharp to composite; sizes follow
  * the image so a proof reads the same at any resolution.
  */

@@ -5,19 +5,20 @@
  * BleedBox drawn as dashed lines. This is the picture a customer sees next to
  * "fix it for me".
  *
- * A finding's bbox belongs to its worst hit, and the report does not say on
- * which of its pages that hit is. A finding of one page is framed where it
- * is; a finding of several pages is framed on those of its pages where the
- * box is exactly something the report lists on that page (one of the page's
- * boxes, a placed image), and elsewhere gets its numbered badge alone in the
- * top left row, rather than a frame that may be on the wrong page.
+ * A finding is framed on a page at every box its `locations` list there,
+ * each frame with the finding's number; without locations on that page, at
+ * its worst hit's `bbox` when `bboxPage` is that page. A page the finding
+ * concerns where neither says where (a page-level observation, or one the
+ * report's location caps left out) gets the numbered badge alone in the top
+ * left row, rather than a frame that may be in the wrong place.
  */
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Rect } from '../core/page-boxes';
+import type { Finding } from '../preflight/findings';
 import type { PageSection, PreflightReport } from '../preflight/report';
 import { renderPreviews } from './index';
-import { clipToImage, userSpaceToPixels } from './proof-geometry';
+import { clipToImage, userSpaceToPixels, type PixelRect } from './proof-geometry';
 import { proofOverlaySvg, type ProofMark, type ProofSeverity } from './proof-overlay';
 
 export const MAX_PROOF_PAGES = 10;
@@ -28,8 +29,8 @@ export const PROOF_QUALITY = 85;
 export interface PlannedMark {
   number: number;
   severity: ProofSeverity;
-  /** In user space of the page; null when the finding's spot on this page is not known. */
-  bbox: Rect | null;
+  /** In user space of the page, each framed; empty when the finding's spot on this page is not known. */
+  boxes: Rect[];
 }
 
 export interface ProofPlan {
@@ -55,17 +56,15 @@ export interface ProofsResult {
 }
 
 /** The pages that get a proof and what is marked on each; empty for a raster report or one without located findings. */
-export function planProofs(report: Pick<PreflightReport, 'document' | 'findings' | 'pages' | 'images'>): ProofPlan[] {
+export function planProofs(report: Pick<PreflightReport, 'document' | 'findings'>): ProofPlan[] {
   if (report.document.kind !== 'pdf') return [];
   const byPage = new Map<number, PlannedMark[]>();
   report.findings.forEach((finding, i) => {
-    const bbox = finding.bbox;
-    if (!bbox) return;
+    if (!isLocated(finding)) return;
     const pages = finding.pages && finding.pages.length > 1 ? finding.pages : finding.page !== null ? [finding.page] : [];
     for (const page of pages) {
-      const located = pages.length === 1 || knownOnPage(bbox, page, report);
       const list = byPage.get(page) ?? [];
-      list.push({ number: i + 1, severity: finding.severity, bbox: located ? bbox : null });
+      list.push({ number: i + 1, severity: finding.severity, boxes: boxesOn(finding, page) });
       byPage.set(page, list);
     }
   });
@@ -75,15 +74,15 @@ export function planProofs(report: Pick<PreflightReport, 'document' | 'findings'
     .map(([page, marks]) => ({ page, marks }));
 }
 
-/** Whether `bbox` is exactly one of the page's boxes or an image placed on it. */
-function knownOnPage(bbox: Rect, page: number, report: Pick<PreflightReport, 'pages' | 'images'>): boolean {
-  const p = report.pages.find((s) => s.page === page);
-  const boxes = p ? [p.mediaBox, p.cropBox, p.trimBox, p.bleedBox, p.artBox] : [];
-  const images = report.images.filter((img) => img.page === page).map((img) => img.bbox);
-  return [...boxes, ...images].some((r) => r !== null && sameRect(r, bbox));
-}
+/** Whether the report says where on some page the finding is. */
+const isLocated = (f: Finding): boolean => (f.locations?.length ?? 0) > 0 || (f.bbox !== null && f.bboxPage !== null);
 
-const sameRect = (a: Rect, b: Rect): boolean => a.every((v, i) => Math.abs(v - b[i]!) < 0.01);
+/** The finding's boxes on `page`: its locations there, else its worst hit's box when that is on this page. */
+function boxesOn(f: Finding, page: number): Rect[] {
+  const listed = (f.locations ?? []).filter((l) => l.page === page).map((l) => l.bbox);
+  if (listed.length > 0) return listed;
+  return f.bbox && f.bboxPage === page ? [f.bbox] : [];
+}
 
 /** Renders the planned proofs of the PDF at `path` into `outDir` as JPEG files. */
 export async function renderProofs(input: { path: string; report: PreflightReport; outDir: string }): Promise<ProofsResult> {
@@ -114,7 +113,11 @@ async function drawProof(image: { path: string; width: number; height: number },
   const size = { width: image.width, height: image.height };
   const toPixels = userSpaceToPixels({ mediaBox: page.mediaBox, cropBox: page.cropBox, rotation: page.rotation, userUnit: page.userUnit }, size);
   const onImage = (r: Rect | null) => (r ? clipToImage(toPixels(r), size) : null);
-  const marks: ProofMark[] = plan.marks.map((m) => ({ number: m.number, severity: m.severity, box: onImage(m.bbox) }));
+  // One frame per box on the image; a finding none of whose boxes shows keeps its badge.
+  const marks = plan.marks.flatMap((m): ProofMark[] => {
+    const boxes = m.boxes.map(onImage).filter((b): b is PixelRect => b !== null);
+    return boxes.length > 0 ? boxes.map((box) => ({ number: m.number, severity: m.severity, box })) : [{ number: m.number, severity: m.severity, box: null }];
+  });
   const svg = proofOverlaySvg({ ...size, marks, trim: onImage(page.trimBox), bleed: onImage(page.bleedBox) });
   const info = await sharp(image.path)
     .composite([{ input: Buffer.from(svg), top: 0, left: 0 }])

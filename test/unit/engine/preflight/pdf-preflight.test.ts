@@ -191,6 +191,17 @@ describe('PDF preflight, default profile', () => {
       expect(find(r.report.findings, 'images.resolution-low')).toEqual([]);
       expect(find(r.report.findings, 'images.resolution-marginal')[0]).toMatchObject({ severity: 'warn', measured: { effective_ppi: 200 } });
     });
+    it('says where each placement is: every page and box, and the page of the worst', async () => {
+      const placed = (placedPt: number): PageSpec => ({ ...printPage(), image: { widthPx: 100, heightPx: 100, placedWidthPt: placedPt, placedHeightPt: placedPt } });
+      // 72 ppi on page 1, 36 ppi (the worst) on page 3.
+      const r = await run({ pages: [placed(100), printPage(), placed(200)] });
+      const [f] = find(r.report.findings, 'images.resolution-low');
+      expect(f).toMatchObject({ page: 1, pages: [1, 3], count: 2, bbox: [72, 72, 272, 272], bboxPage: 3, measured: { effective_ppi: 36 } });
+      expect(f!.locations).toEqual([
+        { page: 1, bbox: [72, 72, 172, 172] },
+        { page: 3, bbox: [72, 72, 272, 272] },
+      ]);
+    });
     it('is silent at 300 ppi (the RGB image is only noted as RGB)', async () => {
       const r = await run(withImage(600, 144));
       expect(r.report.findings.map((f) => [f.checkId, f.severity])).toEqual([['colour.rgb', 'info']]);

@@ -4,15 +4,17 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../../../lambdas/engine/preflight/findings';
+import { preflight } from '../../../../lambdas/engine/preflight/index';
 import type { PageSection, PreflightReport } from '../../../../lambdas/engine/preflight/report';
 import { MAX_PROOF_PAGES, planProofs, renderProofs } from '../../../../lambdas/engine/previews/proof';
 import { proofOverlaySvg, SEVERITY_COLOURS } from '../../../../lambdas/engine/previews/proof-overlay';
-import { A4, buildPdf } from '../../../support/pdf-fixtures';
+import { A4, buildPdf, MM, type PageSpec } from '../../../support/pdf-fixtures';
 
 type Rect = [number, number, number, number];
 
+/** A finding as groupFindings makes it; a box is on the first page unless bboxPage says otherwise. */
 const finding = (f: Partial<Finding> & Pick<Finding, 'checkId'>): Finding => ({
-  severity: 'error', message: f.checkId, page: 1, count: 1, bbox: null, measured: null, required: null, fix: { available: false, fixId: null }, ...f,
+  severity: 'error', message: f.checkId, page: 1, count: 1, bbox: null, bboxPage: f.bbox ? (f.page ?? 1) : null, measured: null, required: null, fix: { available: false, fixId: null }, ...f,
 });
 
 const pageSection = (page: number, p: Partial<PageSection> = {}): PageSection =>
@@ -34,25 +36,50 @@ describe('planning proofs', () => {
       [pageSection(1), pageSection(2), pageSection(3)],
     ));
     expect(plan).toEqual([
-      { page: 2, marks: [{ number: 2, severity: 'error', bbox: [72, 72, 272, 272] }, { number: 3, severity: 'warn', bbox: [10, 10, 20, 20] }] },
+      { page: 2, marks: [{ number: 2, severity: 'error', boxes: [[72, 72, 272, 272]] }, { number: 3, severity: 'warn', boxes: [[10, 10, 20, 20]] }] },
     ]);
   });
 
-  it('frames a finding of several pages only where its box is something on that page; elsewhere it gets a badge alone', () => {
-    // The worst hit's box is the image on page 3; page 1 has an image elsewhere.
-    const imageBox: Rect = [72, 72, 272, 172];
+  it('frames every located box of a finding on the page it was found on, numbered the same', () => {
+    const onPage1: Rect = [72, 72, 172, 172];
+    const onPage3: Rect[] = [[72, 72, 272, 272], [300, 400, 350, 450]];
+    const plan = planProofs(report(
+      [finding({
+        checkId: 'images.resolution-low', page: 1, pages: [1, 3], count: 3, bbox: onPage3[0]!, bboxPage: 3,
+        locations: [{ page: 1, bbox: onPage1 }, { page: 3, bbox: onPage3[0]! }, { page: 3, bbox: onPage3[1]! }],
+      })],
+      [pageSection(1), pageSection(2), pageSection(3)],
+    ));
+    expect(plan).toEqual([
+      { page: 1, marks: [{ number: 1, severity: 'error', boxes: [onPage1] }] },
+      { page: 3, marks: [{ number: 1, severity: 'error', boxes: onPage3 }] },
+    ]);
+  });
+
+  it("falls back to the worst hit's box on its own page, and to the badge alone where neither says where", () => {
+    const worst: Rect = [72, 72, 272, 172];
     const plan = planProofs(report(
       [
-        finding({ checkId: 'images.resolution-low', page: 1, pages: [1, 3], bbox: imageBox }),
-        finding({ checkId: 'boxes.trimbox-missing', page: 1, pages: [1, 3], bbox: [0, 0, A4[0], A4[1]] }),
+        // No locations (a report the caps cut short says the same of the pages it left out): only bboxPage places the box.
+        finding({ checkId: 'images.resolution-low', page: 1, pages: [1, 3], bbox: worst, bboxPage: 3 }),
+        // Located on page 1 only; page 2 was a page-level observation.
+        finding({ checkId: 'transparency.used', severity: 'info', page: 1, pages: [1, 2], bbox: [10, 10, 20, 20], bboxPage: 1, locations: [{ page: 1, bbox: [10, 10, 20, 20] }] }),
       ],
       [pageSection(1), pageSection(2), pageSection(3)],
-      { images: [{ page: 1, bbox: [72, 72, 272, 272] }, { page: 3, bbox: imageBox }] as PreflightReport['images'] },
     ));
-    expect(plan.map((p) => [p.page, p.marks.map((m) => m.bbox)])).toEqual([
-      [1, [null, [0, 0, A4[0], A4[1]]]],
-      [3, [imageBox, [0, 0, A4[0], A4[1]]]],
+    expect(plan.map((p) => [p.page, p.marks.map((m) => [m.number, m.boxes])])).toEqual([
+      [1, [[1, []], [2, [[10, 10, 20, 20]]]]],
+      [2, [[2, []]]],
+      [3, [[1, [worst]]]],
     ]);
+  });
+
+  it('makes no proof for findings no page says where they are', () => {
+    const plan = planProofs(report(
+      [finding({ checkId: 'document.analysis-incomplete', page: 1, pages: [1, 2] }), finding({ checkId: 'pages.mixed-sizes', page: null })],
+      [pageSection(1), pageSection(2)],
+    ));
+    expect(plan).toEqual([]);
   });
 
   it(`stops after the first ${MAX_PROOF_PAGES} pages with located findings`, () => {
@@ -134,5 +161,67 @@ describe('rendering proofs', () => {
     }
     // Inside the frame the square itself is left uncovered.
     expect(isRed(at(left + 4, midY))).toBe(true);
+  });
+
+  it('frames a finding of pages 1 and 3 at its own box on each page, and nowhere else', async () => {
+    // Low-resolution images at (72, 72): 100 px over 100 pt (72 ppi) on page 1, over 200 pt (36 ppi, the worst) on page 3.
+    const bleed = 3 * MM;
+    const media: [number, number] = [A4[0] + 2 * bleed, A4[1] + 2 * bleed];
+    const printPage: PageSpec = { size: media, trimBox: [bleed, bleed, bleed + A4[0], bleed + A4[1]], bleedBox: [0, 0, ...media], font: 'embedded', colourSpace: 'cmyk' };
+    const image = (placedPt: number) => ({ widthPx: 100, heightPx: 100, placedWidthPt: placedPt, placedHeightPt: placedPt });
+    const path = join(dir, 'two-pages.pdf');
+    await writeFile(path, await buildPdf({ pages: [{ ...printPage, image: image(100) }, printPage, { ...printPage, image: image(200) }] }));
+    const onPage1: Rect = [72, 72, 172, 172];
+    const onPage3: Rect = [72, 72, 272, 272];
+
+    const { report: real } = await preflight({ path, fileType: 'pdf', profileId: 'default', context: null });
+    const lowRes = real.findings.findIndex((f) => f.checkId === 'images.resolution-low');
+    expect(real.findings[lowRes]).toMatchObject({ pages: [1, 3], bbox: onPage3, bboxPage: 3, locations: [{ page: 1, bbox: onPage1 }, { page: 3, bbox: onPage3 }] });
+
+    const proofs = await renderProofs({ path, report: real, outDir: join(dir, 'two-pages') });
+    expect(proofs.failures).toEqual([]);
+    expect(proofs.images.map((p) => p.page)).toEqual([1, 3]);
+    for (const proof of proofs.images) expect(proof.findings).toContain(lowRes + 1);
+
+    const pixels = async (page: number) => {
+      const { data, info } = await sharp(proofs.images.find((p) => p.page === page)!.path).raw().toBuffer({ resolveWithObject: true });
+      const k = info.width / media[0];
+      const at = (x: number, y: number) => {
+        const i = (Math.round(y) * info.width + Math.round(x)) * info.channels;
+        return [data[i]!, data[i + 1]!, data[i + 2]!];
+      };
+      const redness = (c: number[]) => c[0]! - (c[1]! + c[2]!) / 2;
+      /**
+       * The reddest pixel 1.5–4.5 px outward from a box edge, 2 px either way
+       * along it (JPEG blurs a 2–3 px frame; never inside the box, whose image is noise).
+       */
+      const reddestOutside = (r: Rect, side: 'left' | 'right' | 'top' | 'bottom'): number[] => {
+        const [left, right, top, bottom] = [r[0] * k, r[2] * k, (media[1] - r[3]) * k, (media[1] - r[1]) * k];
+        const [x, y, ox, oy] = {
+          left: [left - 1.5, (top + bottom) / 2, -1, 0],
+          right: [right + 1.5, (top + bottom) / 2, 1, 0],
+          top: [(left + right) / 2, top - 1.5, 0, -1],
+          bottom: [(left + right) / 2, bottom + 1.5, 0, 1],
+        }[side];
+        let best = at(x!, y!);
+        for (let o = 0; o <= 3; o++) for (let t = -2; t <= 2; t++) {
+          const c = at(x! + ox! * o + oy! * t, y! + oy! * o + ox! * t);
+          if (redness(c) > redness(best)) best = c;
+        }
+        return best;
+      };
+      return { reddestOutside };
+    };
+    const isRed = ([r, g, b]: number[]) => r! > 150 && r! > 2 * g! && r! > 2 * b!;
+    const isWhite = (c: number[]) => Math.min(...c) > 240;
+
+    // Page 1: its own (smaller) image is framed; where page 3's box would be framed the page is white.
+    // (Right and top of the small box are the fixture's red square, so the left and bottom edges tell.)
+    const page1 = await pixels(1);
+    for (const side of ['left', 'bottom'] as const) expect(isRed(page1.reddestOutside(onPage1, side)), `page 1, ${side}`).toBe(true);
+    for (const side of ['right', 'top'] as const) expect(isWhite(page1.reddestOutside(onPage3, side)), `page 1, page 3's ${side}`).toBe(true);
+    // Page 3: the larger image is framed on every side.
+    const page3 = await pixels(3);
+    for (const side of ['left', 'right', 'top', 'bottom'] as const) expect(isRed(page3.reddestOutside(onPage3, side)), `page 3, ${side}`).toBe(true);
   });
 });

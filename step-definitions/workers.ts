@@ -35,7 +35,7 @@ export const WORKERS = {
   preflight: worker({ key: 'Preflight', stateNames: ['Preflight'], entry: 'lambdas/steps/preflight.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs'] }),
   autofix: worker({ key: 'Autofix', stateNames: ['Autofix'], entry: 'lambdas/steps/autofix.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048 }),
   validate: worker({ key: 'Validate', stateNames: ['Validate'], entry: 'lambdas/steps/validate.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048 }),
-  previews: worker({ key: 'Previews', stateNames: ['Previews'], entry: 'lambdas/steps/previews.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs'] }),
+  previews: worker({ key: 'Previews', stateNames: ['Previews', 'RenderPreviewBatch', 'FinishPreviews'], entry: 'lambdas/steps/previews.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs'] }),
   recordFailure: worker({ key: 'RecordFailure', stateNames: ['IngestFailed', 'StepFailed'], entry: 'lambdas/steps/record-failure.ts', memoryMb: 512, timeoutSeconds: 30, ephemeralStorageMb: 512 }),
   finalise: worker({ key: 'Finalise', stateNames: ['Finalise'], entry: 'lambdas/steps/finalise.ts', memoryMb: 1024, timeoutSeconds: 60, ephemeralStorageMb: 512 }),
   webhookCaller: worker({ key: 'WebhookCaller', stateNames: ['Deliver'], entry: 'lambdas/webhooks/caller.ts', memoryMb: 512, timeoutSeconds: 60, ephemeralStorageMb: 512 }),

@@ -55,6 +55,11 @@ export interface RuntimeConfig {
   engineMaxStreamMb: number;
   /** Largest total decoded from all streams of one PDF. */
   engineMaxDecodedMb: number;
+  /**
+   * A previews step with more pages than this is rendered in batches of this
+   * many pages, each by its own invocation, in parallel (a Map in the job pipeline).
+   */
+  previewBatchPages: number;
 }
 
 const MiB = 1024 * 1024;
@@ -124,5 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     engineMaxHeapMb: positive(env, 'ENGINE_MAX_HEAP_MB', defaultEngineHeapMb(env)),
     engineMaxStreamMb: positive(env, 'ENGINE_MAX_STREAM_MB', 256),
     engineMaxDecodedMb: positive(env, 'ENGINE_MAX_DECODED_MB', 4096),
+    previewBatchPages: positive(env, 'PREVIEW_BATCH_PAGES', 20),
   };
 }

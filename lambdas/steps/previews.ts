@@ -1,72 +1,128 @@
 /**
- * Previews worker (state `Previews`): renders page images (and a thumbnail) of
- * the current file. A page that cannot be rendered fails alone and is listed in
- * the result's `failures`; only when no requested page could be rendered is the
- * step an error, with the pages' reasons.
+ * Previews worker: renders page images (and a thumbnail) of the current file.
+ * A page that cannot be rendered fails alone and is listed in the result's
+ * `failures`; only when no requested page could be rendered is the step an
+ * error, with the pages' reasons.
+ *
+ * Three states invoke it (step-definitions/job-pipeline.asl.json):
+ * - `Previews`: renders the selection, or, when it has more pages than one
+ *   batch (config previewBatchPages), plans the batches and defers;
+ * - `RenderPreviewBatch` (`phase: 'batch'`): one batch, in a Map over them;
+ * - `FinishPreviews` (`phase: 'finish'`): gathers the batches and ends the step.
  */
 import '../platform/polyfills';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UnprocessableFileError } from '../domain/errors';
+import type { StoredArtifact } from '../domain/model';
 import type { PreviewsStepResult } from '../domain/step-results';
-import { renderPreviews } from '../engine/previews';
-import { runStep, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorker } from './step-runner';
+import { planPreviews, renderPreviewBatch, type PageBatch, type PageFailureNote, type PreviewImage } from '../engine/previews';
+import { runStep, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorkInput } from './step-runner';
+import { finishBatchedStep, runStepBatch, type BatchDone, type BatchedStepWorker, type BatchInvocation, type FinishInvocation } from './batched-step';
 import { derivedFileName, extensionForMime } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 
 /** Reasons are listed up to this many pages; a 500-page failure stays one readable sentence. */
 const MAX_LISTED_FAILURES = 5;
 
-function noPageRendered(failures: { page: number; reason: string }[]): string {
-  const listed = failures.slice(0, MAX_LISTED_FAILURES).map((f) => `page ${f.page}: ${f.reason.replace(/\.$/, '')}`);
-  const more = failures.length > MAX_LISTED_FAILURES ? `; and ${failures.length - MAX_LISTED_FAILURES} more pages` : '';
-  return `No page could be rendered (${listed.join('; ')}${more}).`;
+/** What the planning invocation keeps for the finishing one. */
+interface PreviewsCarry {
+  failures: PageFailureNote[];
+  runtimeParams: Record<string, unknown>;
 }
 
-export const previewsWorker: StepWorker = {
-  name: 'previews',
-  async run({ task, step, fileType, inputPath, workDir }) {
-    const outDir = join(workDir, 'previews');
-    await mkdir(outDir, { recursive: true });
-    const rendered = await renderPreviews({
-      path: inputPath,
-      fileType: fileType === 'raster' ? 'raster' : 'pdf',
-      params: step.params ?? {},
-      outDir,
-    });
-    const pages = rendered.images.filter((i) => i.role === 'preview');
-    if (pages.length === 0 && rendered.failures.length > 0) throw new UnprocessableFileError(noPageRendered(rendered.failures));
+/** "page 3: why; page 9: why; and 4 more pages" */
+function listFailures(failures: PageFailureNote[]): string {
+  const listed = failures.slice(0, MAX_LISTED_FAILURES).map((f) => `page ${f.page}: ${f.reason.replace(/\.$/, '')}`);
+  const more = failures.length > MAX_LISTED_FAILURES ? `; and ${failures.length - MAX_LISTED_FAILURES} more pages` : '';
+  return `${listed.join('; ')}${more}`;
+}
 
-    const name = sourceFileName(task);
-    const outputs: StepOutputFile[] = rendered.images.map((image) => {
-      const ext = extensionForMime(image.mimeType) ?? 'img';
-      const label = image.role === 'thumbnail' ? 'thumbnail' : `page-${image.page}`;
-      return {
-        path: image.path,
-        keyName: `${label}.${ext}`,
-        artifact: {
-          kind: 'image',
-          role: image.role,
-          mimeType: image.mimeType,
-          fileName: derivedFileName(name, label, ext),
-          page: image.page,
-          width: image.width,
-          height: image.height,
-        },
-      };
-    });
-    const result: PreviewsStepResult = { pages: pages.length, failures: rendered.failures };
-    const failed = rendered.failures.length > 0 ? `; ${rendered.failures.length} could not be rendered` : '';
+const previewsInput = ({ step, fileType, inputPath, workDir }: StepWorkInput) => ({
+  path: inputPath,
+  fileType: fileType === 'raster' ? ('raster' as const) : ('pdf' as const),
+  params: step.params ?? {},
+  outDir: join(workDir, 'previews'),
+});
+
+function outputFiles(images: PreviewImage[], input: StepWorkInput): StepOutputFile[] {
+  const name = sourceFileName(input.task);
+  return images.map((image) => {
+    const ext = extensionForMime(image.mimeType) ?? 'img';
+    const label = image.role === 'thumbnail' ? 'thumbnail' : `page-${image.page}`;
     return {
-      outcome: 'na',
-      result,
-      runtimeParams: rendered.runtimeParams,
-      outputs,
-      summary: `The previews step rendered ${pages.length} page image${pages.length === 1 ? '' : 's'}${failed}.`,
+      path: image.path,
+      keyName: `${label}.${ext}`,
+      artifact: {
+        kind: 'image',
+        role: image.role,
+        mimeType: image.mimeType,
+        fileName: derivedFileName(name, label, ext),
+        page: image.page,
+        width: image.width,
+        height: image.height,
+      },
     };
+  });
+}
+
+/** The step's ending, however many invocations rendered it. */
+function ending(pageImages: number, failures: PageFailureNote[], runtimeParams: Record<string, unknown>) {
+  const sorted = [...failures].sort((a, b) => a.page - b.page);
+  if (pageImages === 0 && sorted.length > 0) throw new UnprocessableFileError(`No page could be rendered (${listFailures(sorted)}).`);
+  const result: PreviewsStepResult = { pages: pageImages, failures: sorted };
+  // The task's audit log is where a client reads which pages are missing, and why.
+  const failed = sorted.length > 0 ? `; ${sorted.length} ${sorted.length === 1 ? 'page was' : 'pages were'} not rendered (${listFailures(sorted)})` : '';
+  return {
+    outcome: 'na' as const,
+    result,
+    runtimeParams,
+    summary: `The previews step rendered ${pageImages} page image${pageImages === 1 ? '' : 's'}${failed}.`,
+  };
+}
+
+function readBatch(raw: unknown): PageBatch {
+  const b = raw as Partial<PageBatch> | null;
+  const pageList = Array.isArray(b?.pages) && b.pages.every((p) => Number.isInteger(p) && p >= 1);
+  if (!b || !Number.isInteger(b.index) || b.index! < 0 || !pageList || typeof b.thumbnail !== 'boolean') {
+    throw new Error('A previews batch needs { index, pages, thumbnail }');
+  }
+  return { index: b.index!, pages: b.pages!, thumbnail: b.thumbnail };
+}
+
+/** Pages in order, then the thumbnail, as a one-invocation step records them. */
+const artifactOrder = (a: StoredArtifact, b: StoredArtifact): number =>
+  Number(a.role === 'thumbnail') - Number(b.role === 'thumbnail') || (a.page ?? 0) - (b.page ?? 0);
+
+export const previewsWorker: BatchedStepWorker<PageBatch, PageFailureNote[]> = {
+  name: 'previews',
+  async run(input) {
+    await mkdir(previewsInput(input).outDir, { recursive: true });
+    const plan = await planPreviews(previewsInput(input), input.services.config.previewBatchPages);
+    if (plan.kind === 'batched') {
+      const carry: PreviewsCarry = { failures: plan.failures, runtimeParams: plan.runtimeParams };
+      return { deferred: true, batches: plan.batches, carry };
+    }
+    const pageImages = plan.images.filter((i) => i.role === 'preview').length;
+    return { ...ending(pageImages, plan.failures, plan.runtimeParams), outputs: outputFiles(plan.images, input) };
+  },
+  readBatch,
+  async runBatch(input, batch) {
+    const rendered = await renderPreviewBatch(previewsInput(input), batch);
+    return { outputs: outputFiles(rendered.images, input), result: rendered.failures };
+  },
+  finish(carry, batches: BatchDone<PageFailureNote[]>[]) {
+    const { failures, runtimeParams } = carry as PreviewsCarry;
+    const outputs = batches.flatMap((b) => b.outputs).sort(artifactOrder);
+    const pageImages = outputs.filter((a) => a.role === 'preview').length;
+    return { ...ending(pageImages, [...failures, ...batches.flatMap((b) => b.result)], runtimeParams), outputs };
   },
 };
 
-export function handler(event: StepInvocation): Promise<StepRunSummary> {
+type PreviewsEvent = StepInvocation | BatchInvocation | FinishInvocation;
+
+export function handler(event: PreviewsEvent): Promise<StepRunSummary> {
+  if ('phase' in event && event.phase === 'batch') return runStepBatch(event, previewsWorker);
+  if ('phase' in event && event.phase === 'finish') return finishBatchedStep(event, previewsWorker);
   return runStep(event, previewsWorker);
 }

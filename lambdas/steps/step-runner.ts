@@ -12,6 +12,10 @@
  * A task is never left `running` by a failed step: an unprocessable file ends the
  * step and task in `error` and returns normally; an unexpected exception is
  * recorded the same way and rethrown so Step Functions sees it too.
+ *
+ * A worker may defer instead of finishing (StepDeferral: previews of many
+ * pages): the step stays `running`, the state machine maps over the batches it
+ * returns, and batched-step.ts finishes the step with the same helpers.
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -26,6 +30,7 @@ import { findStep, findTask, inputFileOf } from './task-graph';
 import { discardFilesOfDeletedJob } from './deleted-job';
 import { audit, EARLIER_STEP_FAILED, failStepAndTask, skipStep } from './task-records';
 import { placeStepResult } from './step-result-store';
+import { putBatchPlan } from './batch-records';
 import { errorName, unexpectedStepReason } from './failure-reasons';
 import { withScratchDir } from './scratch-dir';
 import { elapsedSince, logInvocation } from './invocation-log';
@@ -74,24 +79,49 @@ export interface StepWorkResult {
   summary: string;
 }
 
+/**
+ * The step goes on in further invocations (previews' batches): it stays
+ * `running`, and the state machine gets `batches` to map over
+ * (lambdas/steps/batched-step.ts finishes it).
+ */
+export interface StepDeferral {
+  deferred: true;
+  /** Each handed to one batch invocation; keep them small (page numbers), Step Functions carries them. */
+  batches: unknown[];
+  /** Kept in the blob store for the finishing invocation (batch-records.ts). */
+  carry: unknown;
+}
+
 export interface StepWorker {
   name: WorkerName;
-  run(input: StepWorkInput): Promise<StepWorkResult>;
+  run(input: StepWorkInput): Promise<StepWorkResult | StepDeferral>;
 }
 
 export interface StepRunSummary {
   stepId: string;
+  /** done, error, skipped, moved-on, missing, already-<status>; `batched` with `batches` after a deferral. */
   status: string;
   outcome: Outcome | null;
+  batches?: unknown[];
 }
 
-export async function runStep(event: StepInvocation, worker: StepWorker): Promise<StepRunSummary> {
+type InvocationLog = (result: string, outcome?: Outcome | null, error?: string) => void;
+
+export interface InvokedStep {
+  s: Services;
+  graph: JobGraph;
+  task: TaskRecord;
+  step: StepRecord;
+  log: InvocationLog;
+}
+
+/** The records an invocation names, and its log line writer; the `missing` summary when the job or step is gone. */
+export async function loadInvokedStep(event: StepInvocation, logName: string): Promise<InvokedStep | StepRunSummary> {
   const startedAt = Date.now();
   const stepId = typeof event.step?.stepId === 'string' ? event.step.stepId : undefined;
-  const log = (result: string, outcome?: Outcome | null, error?: string): void =>
-    logInvocation({ worker: worker.name, jobId: event.jobId, taskId: event.taskId, stepId, result, outcome, durationMs: elapsedSince(startedAt), ...(error ? { error } : {}) });
+  const log: InvocationLog = (result, outcome, error) =>
+    logInvocation({ worker: logName, jobId: event.jobId, taskId: event.taskId, stepId, result, outcome, durationMs: elapsedSince(startedAt), ...(error ? { error } : {}) });
   const s = services();
-
   const graph = await s.jobs.getGraphById(event.jobId);
   const task = graph ? findTask(graph, event.taskId) : undefined;
   const step = graph && task ? findStep(graph, task.id, event.step ?? {}) : undefined;
@@ -99,6 +129,13 @@ export async function runStep(event: StepInvocation, worker: StepWorker): Promis
     log('missing');
     return { stepId: stepId ?? '', status: 'missing', outcome: null };
   }
+  return { s, graph, task, step, log };
+}
+
+export async function runStep(event: StepInvocation, worker: StepWorker): Promise<StepRunSummary> {
+  const found = await loadInvokedStep(event, worker.name);
+  if (!('s' in found)) return found;
+  const { s, graph, task, step, log } = found;
   const summary = (status: string, outcome: Outcome | null = null): StepRunSummary => ({ stepId: step.id, status, outcome });
 
   if (isTerminal(step.status)) {
@@ -124,18 +161,37 @@ export async function runStep(event: StepInvocation, worker: StepWorker): Promis
     log('moved-on');
     return summary('moved-on');
   }
-  try {
+  return failingStepOnError(s, started, log, async () => {
     const done = await withScratchDir(worker.name, (workDir) => execute(s, graph, task, started, worker, workDir));
+    if (done && 'batches' in done) {
+      log('batched');
+      return { ...summary('batched'), batches: done.batches };
+    }
     log(done ? 'done' : 'moved-on', done?.outcome ?? null);
     return summary(done ? 'done' : 'moved-on', done?.outcome ?? null);
+  });
+}
+
+/**
+ * Runs a step's work. An unprocessable file ends the step and task in `error`
+ * and returns normally; anything else is recorded the same way and rethrown.
+ */
+export async function failingStepOnError(
+  s: Services,
+  step: StepRecord,
+  log: InvocationLog,
+  work: () => Promise<StepRunSummary>,
+): Promise<StepRunSummary> {
+  try {
+    return await work();
   } catch (err) {
     if (isUnprocessable(err)) {
-      await failStepAndTask(s, started, err.message);
+      await failStepAndTask(s, step, err.message);
       log('error');
-      return summary('error');
+      return { stepId: step.id, status: 'error', outcome: null };
     }
     try {
-      await failStepAndTask(s, started, unexpectedStepReason(step.type, err));
+      await failStepAndTask(s, step, unexpectedStepReason(step.type, err));
     } catch {
       /* StepFailed records it when the store answers again */
     }
@@ -169,32 +225,68 @@ async function execute(
   step: StepRecord,
   worker: StepWorker,
   workDir: string,
-): Promise<{ outcome: Outcome } | null> {
+): Promise<{ outcome: Outcome } | { batches: unknown[] } | null> {
+  const { inputFile, inputPath } = await downloadInput(s, graph, task, step, workDir);
+  const work = await worker.run({ services: s, graph, job: graph.job, task, step, fileType: task.fileType ?? 'other', inputFile, inputPath, workDir });
+  if ('deferred' in work) {
+    await putBatchPlan(s.blobs, graph.job.accountId, step, { batchCount: work.batches.length, carry: work.carry });
+    return { batches: work.batches };
+  }
+  const stored = await storeOutputs(s, graph.job.accountId, step, work.outputs);
+  return completeStep(s, graph.job.accountId, step, work, stored, worker.name);
+}
+
+/** The file the step works on, as the steps before it left it, in the scratch dir. */
+export async function downloadInput(
+  s: Services,
+  graph: JobGraph,
+  task: TaskRecord,
+  step: StepRecord,
+  workDir: string,
+): Promise<{ inputFile: StoredArtifact; inputPath: string }> {
   const inputFile = inputFileOf(graph, task, step);
   if (!inputFile) throw new Error(`task ${task.id} has no ingested source`);
   const ext = splitFileName(inputFile.fileName).ext;
   const inputPath = join(workDir, ext ? `input.${ext}` : 'input');
   await s.blobs.downloadToFile(inputFile.key, inputPath);
+  return { inputFile, inputPath };
+}
 
-  const work = await worker.run({ services: s, graph, job: graph.job, task, step, fileType: task.fileType ?? 'other', inputFile, inputPath, workDir });
+export interface StoredOutputs {
+  artifacts: StoredArtifact[];
+  /** The output that becomes the task's file from now on, if any. */
+  newCurrentFile: StoredArtifact | null;
+}
 
-  const accountId = graph.job.accountId;
-  const outputs: StoredArtifact[] = [];
+/** Puts each output under the step's fixed keys (a re-run overwrites). */
+export async function storeOutputs(s: Services, accountId: string, step: StepRecord, outputs: StepOutputFile[]): Promise<StoredOutputs> {
+  const artifacts: StoredArtifact[] = [];
   let newCurrentFile: StoredArtifact | null = null;
-  for (const output of work.outputs) {
+  for (const output of outputs) {
     const key = stepOutputKey(accountId, step.jobId, step.taskId, step.id, output.keyName);
     const { size } = await stat(output.path);
     await s.blobs.putFile(key, output.path, output.artifact.mimeType);
     const artifact: StoredArtifact = { ...output.artifact, bucket: s.blobs.bucket, key, sizeBytes: size };
-    outputs.push(artifact);
+    artifacts.push(artifact);
     if (output.becomesCurrentFile) newCurrentFile = artifact;
   }
-  const placed = await placeStepResult(s.blobs, accountId, step, work.result);
+  return { artifacts, newCurrentFile };
+}
 
+/** running → done with the work's outcome, result and stored outputs; null when the record had moved on. */
+export async function completeStep(
+  s: Services,
+  accountId: string,
+  step: StepRecord,
+  work: Omit<StepWorkResult, 'outputs'>,
+  stored: StoredOutputs,
+  workerName: WorkerName,
+): Promise<{ outcome: Outcome } | null> {
+  const placed = await placeStepResult(s.blobs, accountId, step, work.result);
   const ended = s.clock.now();
   const finished = await s.jobs.transitionStep(step.jobId, step.id, ['running'], 'done', {
     outcome: work.outcome,
-    outputs,
+    outputs: stored.artifacts,
     runtimeParams: work.runtimeParams,
     result: placed.result,
     resultKey: placed.resultKey,
@@ -214,10 +306,10 @@ async function execute(
   // must not turn it into a task error. Later steps derive their input from the
   // finished steps (task-graph.ts) and the finaliser re-syncs currentFile.
   try {
-    if (newCurrentFile) await s.jobs.patchTask(step.jobId, step.taskId, { currentFile: newCurrentFile });
+    if (stored.newCurrentFile) await s.jobs.patchTask(step.jobId, step.taskId, { currentFile: stored.newCurrentFile });
     await audit(s, step.jobId, step.taskId, 'step.finished', work.summary, step.id);
   } catch (err) {
-    logInvocation({ worker: worker.name, jobId: step.jobId, taskId: step.taskId, stepId: step.id, result: 'bookkeeping-failed', durationMs: 0, error: errorName(err) });
+    logInvocation({ worker: workerName, jobId: step.jobId, taskId: step.taskId, stepId: step.id, result: 'bookkeeping-failed', durationMs: 0, error: errorName(err) });
   }
   return { outcome: work.outcome };
 }

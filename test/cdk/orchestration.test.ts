@@ -129,6 +129,22 @@ describe('the job pipeline', () => {
     expect(ids).not.toContain(functionIdByEntry(template, WORKERS.webhookCaller.entry));
   });
 
+  it('renders a large previews step in page batches in parallel (a Map), then finishes it, all through the previews function', () => {
+    type Flow = AslState & { Next?: string; End?: boolean; ItemsPath?: string; MaxConcurrency?: number; ItemSelector?: Record<string, string>; Catch?: { Next: string }[]; Choices?: { Next: string }[] };
+    const definition = JSON.parse(deployedDefinition(machine('PipelineJobPipeline'))) as { States: Record<string, Flow> };
+    const stepStates = definition.States.ProcessTasks!.ItemProcessor!.States.RunSteps!.ItemProcessor!.States as Record<string, Flow>;
+    const previewsArn = lambdaArn(functionIdByEntry(template, WORKERS.previews.entry));
+    expect(stepStates.Previews).toMatchObject({ Resource: previewsArn, Next: 'PreviewsPlanned' });
+    expect(stepStates.PreviewsPlanned!.Choices!.map((c) => c.Next)).toEqual(['RenderPreviewBatches']);
+    const map = stepStates.RenderPreviewBatches!;
+    expect(map).toMatchObject({ Type: 'Map', ItemsPath: '$.plan.batches', Next: 'FinishPreviews', Catch: [{ Next: 'StepFailed' }] });
+    // 500 pages in batches of the default 20 are 25 batches: all at once.
+    expect(map.MaxConcurrency).toBeGreaterThanOrEqual(25);
+    expect(map.ItemSelector).toMatchObject({ phase: 'batch', 'batch.$': '$$.Map.Item.Value' });
+    expect(taskStates(map.ItemProcessor!.States).map(([name, t]) => [name, t.Resource])).toEqual([['RenderPreviewBatch', previewsArn]]);
+    expect(stepStates.FinishPreviews).toMatchObject({ Resource: previewsArn, End: true, Catch: [{ Next: 'StepFailed' }] });
+  });
+
   it('is started and stopped only by route functions, never by a worker', () => {
     const [pipelineId] = resourcesOfType(template, 'AWS::StepFunctions::StateMachine').find(([id]) => id.startsWith('PipelineJobPipeline'))!;
     for (const spec of Object.values(WORKERS)) {

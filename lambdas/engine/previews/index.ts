@@ -2,14 +2,19 @@
  * Previews: page images of a PDF or image file, plus a thumbnail of page 1.
  * Pages that cannot be rendered are reported in `failures` with the reason;
  * the others are still delivered.
+ *
+ * renderPreviews renders the whole selection in one call. planPreviews does the
+ * same for a selection of at most `batchPages` pages, and otherwise returns the
+ * batches for renderPreviewBatch to render one by one, in parallel in the cloud.
+ * Image sources are always rendered in one call: their pages are few and cheap.
  */
 import { mkdir, readFile } from 'node:fs/promises';
-import { MAX_PIXELS_PER_PAGE, readOptions } from './options';
-import { renderPdfPreviews } from './render-pdf';
+import { MAX_PIXELS_PER_PAGE, readOptions, type PreviewOptions } from './options';
+import { renderPdfBatch, renderPdfPreviews } from './render-pdf';
 import { renderRasterPreviews } from './render-raster';
-import type { PreviewImage } from './types';
+import type { PageBatch, PageFailureNote, PreviewImage } from './types';
 
-export type { PreviewImage } from './types';
+export type { PageBatch, PageFailureNote, PreviewImage } from './types';
 
 export interface PreviewsInput {
   path: string;
@@ -20,28 +25,55 @@ export interface PreviewsInput {
 
 export interface PreviewsResult {
   images: PreviewImage[];
-  failures: { page: number; reason: string }[];
+  failures: PageFailureNote[];
   runtimeParams: Record<string, unknown>;
 }
 
+export type PreviewsPlan =
+  | ({ kind: 'rendered' } & PreviewsResult)
+  | {
+      kind: 'batched';
+      batches: PageBatch[];
+      /** Pages requested but not in the document or over the limit; the batches' own failures come later. */
+      failures: PageFailureNote[];
+      runtimeParams: Record<string, unknown>;
+    };
+
 export async function renderPreviews(input: PreviewsInput): Promise<PreviewsResult> {
+  const plan = await planPreviews(input, Infinity);
+  if (plan.kind !== 'rendered') throw new Error('An unbounded batch cannot be split');
+  const { kind: _, ...result } = plan;
+  return result;
+}
+
+export async function planPreviews(input: PreviewsInput, batchPages: number): Promise<PreviewsPlan> {
   const o = readOptions(input.params);
   await mkdir(input.outDir, { recursive: true });
-  const outcome =
-    input.fileType === 'pdf'
-      ? await renderPdfPreviews(new Uint8Array(await readFile(input.path)), o, input.outDir)
-      : await renderRasterPreviews(input.path, o, input.outDir);
+  if (input.fileType === 'raster') {
+    const outcome = await renderRasterPreviews(input.path, o, input.outDir);
+    return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
+  }
+  const outcome = await renderPdfPreviews(new Uint8Array(await readFile(input.path)), o, input.outDir, undefined, undefined, batchPages);
+  if ('batches' in outcome) return { kind: 'batched', batches: outcome.batches, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
+  return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
+}
+
+/** One batch of a plan from planPreviews, with the same params. */
+export async function renderPreviewBatch(input: PreviewsInput, batch: PageBatch): Promise<{ images: PreviewImage[]; failures: PageFailureNote[] }> {
+  if (input.fileType !== 'pdf') throw new Error('Only PDF previews are rendered in batches');
+  const o = readOptions(input.params);
+  await mkdir(input.outDir, { recursive: true });
+  return renderPdfBatch(new Uint8Array(await readFile(input.path)), o, input.outDir, batch);
+}
+
+function runtimeParamsOf(o: PreviewOptions, pages: number[]): Record<string, unknown> {
   return {
-    images: outcome.images,
-    failures: outcome.failures,
-    runtimeParams: {
-      format: o.format,
-      ...(o.width !== null || o.height !== null ? { width: o.width, height: o.height } : { dpi: o.dpi }),
-      ...(o.format === 'png' ? {} : { quality: o.quality }),
-      background: o.background,
-      pages: outcome.pages,
-      thumbnail: o.thumbnail,
-      maxPixelsPerPage: MAX_PIXELS_PER_PAGE,
-    },
+    format: o.format,
+    ...(o.width !== null || o.height !== null ? { width: o.width, height: o.height } : { dpi: o.dpi }),
+    ...(o.format === 'png' ? {} : { quality: o.quality }),
+    background: o.background,
+    pages,
+    thumbnail: o.thumbnail,
+    maxPixelsPerPage: MAX_PIXELS_PER_PAGE,
   };
 }

@@ -23,8 +23,14 @@ export interface PreviewOptions {
 
 export const DEFAULT_DPI = 72;
 export const MAX_DPI = 600;
-/** Pages rendered at most per step (also the default selection: the first 50). */
-export const MAX_PAGES = 50;
+/** Without a `pages` selection, the first this many pages are rendered. */
+export const DEFAULT_PAGES = 50;
+/**
+ * An explicit selection renders at most this many pages per step. In the cloud
+ * they are rendered in batches in parallel; the step record lists every image,
+ * and 500 artifacts keep it well inside a DynamoDB item (about 175 KB).
+ */
+export const MAX_SELECTED_PAGES = 500;
 /** A page whose image would exceed this many pixels fails alone. */
 export const MAX_PIXELS_PER_PAGE = 50_000_000;
 /** Longest side of any output image (WebP cannot exceed 16383). */
@@ -59,29 +65,75 @@ export function readOptions(params: Record<string, unknown>): PreviewOptions {
 
 /**
  * Pages to render from a "1-3,7" selection: ascending, unique, at most
- * MAX_PAGES. Requested pages beyond the document (as ranges) and beyond the
- * limit are returned separately so the caller can report them.
+ * MAX_SELECTED_PAGES (DEFAULT_PAGES without a selection). Requested pages
+ * beyond the document (as ranges) and beyond the limit are returned separately
+ * so the caller can report them.
  */
-export function selectPages(selection: string | null, pageCount: number): { pages: number[]; missing: { from: number; to: number }[]; overLimit: number[] } {
-  const wanted = new Set<number>();
-  const missing: { from: number; to: number }[] = [];
-  if (selection === null) {
-    for (let p = 1; p <= pageCount; p++) wanted.add(p);
-  } else {
-    for (const part of selection.split(',')) {
-      const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
-      if (!m) continue;
-      const a = Number(m[1]);
-      const b = m[2] === undefined ? a : Number(m[2]);
-      const [from, to] = a <= b ? [a, b] : [b, a];
-      for (let p = Math.max(1, from); p <= Math.min(to, pageCount); p++) wanted.add(p);
-      if (to > pageCount) missing.push({ from: Math.max(from, pageCount + 1), to });
-    }
-  }
-  const inDoc = [...wanted].sort((x, y) => x - y);
-  // The default selection silently stops at the limit; an explicit one reports the rest.
-  return { pages: inDoc.slice(0, MAX_PAGES), missing, overLimit: selection === null ? [] : inDoc.slice(MAX_PAGES) };
+export interface PageRange {
+  from: number;
+  to: number;
 }
+
+export interface PageSelection {
+  pages: number[];
+  /** Requested ranges past the document's last page. */
+  missing: PageRange[];
+  /** Requested pages in the document past the limit, as ranges. */
+  overLimit: PageRange[];
+}
+
+export function selectPages(selection: string | null, pageCount: number): PageSelection {
+  if (selection === null) return { pages: range(1, Math.min(pageCount, DEFAULT_PAGES)), missing: [], overLimit: [] };
+  const inDoc: PageRange[] = [];
+  const missing: PageRange[] = [];
+  for (const part of selection.split(',')) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (!m) continue;
+    const a = Number(m[1]);
+    const b = m[2] === undefined ? a : Number(m[2]);
+    const [from, to] = a <= b ? [a, b] : [b, a];
+    if (Math.max(1, from) <= Math.min(to, pageCount)) inDoc.push({ from: Math.max(1, from), to: Math.min(to, pageCount) });
+    if (to > pageCount) missing.push({ from: Math.max(from, pageCount + 1), to });
+  }
+  // Ranges, not page lists, until the limit is applied: "1-99999999" on a huge document costs no more than "1-501".
+  const pages: number[] = [];
+  const overLimit: PageRange[] = [];
+  for (const r of mergeRanges(inDoc)) {
+    const room = MAX_SELECTED_PAGES - pages.length;
+    const take = Math.min(room, r.to - r.from + 1);
+    pages.push(...range(r.from, r.from + take - 1));
+    if (take < r.to - r.from + 1) overLimit.push({ from: r.from + take, to: r.to });
+  }
+  return { pages, missing, overLimit };
+}
+
+/** Sorted, with overlapping and touching ranges joined. */
+function mergeRanges(ranges: PageRange[]): PageRange[] {
+  const merged: PageRange[] = [];
+  for (const r of [...ranges].sort((x, y) => x.from - y.from)) {
+    const last = merged[merged.length - 1];
+    if (last && r.from <= last.to + 1) last.to = Math.max(last.to, r.to);
+    else merged.push({ ...r });
+  }
+  return merged;
+}
+
+/** The failure notes for the requested pages a selection leaves out: past the end, or past the limit. */
+export function selectionFailures(sel: PageSelection, pageCount: number, noun: 'document' | 'image'): { page: number; reason: string }[] {
+  const pagesText = (r: PageRange): string => (r.from === r.to ? `page ${r.from}` : `pages ${r.from}–${r.to}`);
+  return [
+    ...sel.missing.map((r) => ({
+      page: r.from,
+      reason: `The ${noun} has ${pageCount} ${pageCount === 1 ? 'page' : 'pages'}; ${pagesText(r)} ${r.from === r.to ? 'does' : 'do'} not exist.`,
+    })),
+    ...sel.overLimit.map((r) => ({
+      page: r.from,
+      reason: `Previews are limited to ${MAX_SELECTED_PAGES} pages per step; ${pagesText(r)} ${r.from === r.to ? 'was' : 'were'} not rendered: request ${r.from === r.to ? 'it' : 'them'} in another step.`,
+    })),
+  ];
+}
+
+const range = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
 /** Pixel size for a page of `w` × `h` points at the options' dpi, or fitted into width/height. */
 export function targetSize(wPt: number, hPt: number, o: Pick<PreviewOptions, 'dpi' | 'width' | 'height'>): { width: number; height: number; scale: number } {

@@ -3,10 +3,15 @@
  * page-render.ts). Each page is rendered on its own: a page that is too large
  * for the pixel budget, throws, or takes too long fails alone with a reason,
  * and the others are delivered.
+ *
+ * A selection larger than one batch can be planned instead of rendered
+ * (`batchPages`): the caller then renders each batch separately, in parallel in
+ * the cloud (a Map over batches, step-definitions/job-pipeline.asl.json), with
+ * renderPdfBatch.
  */
-import { selectPages, THUMBNAIL_PX, type PreviewOptions } from './options';
+import { selectionFailures, selectPages, THUMBNAIL_PX, type PreviewOptions } from './options';
 import { RenderPool, type PageJob, type RenderPoolOptions } from './render-pool';
-import type { PreviewImage, PreviewOutcome } from './types';
+import type { PageBatch, PageFailureNote, PreviewImage, PreviewOutcome } from './types';
 
 /**
  * Pages not started within this time are reported instead of rendered, so the
@@ -19,40 +24,104 @@ export interface RenderBudget {
   now: () => number;
 }
 
+const defaultBudget = (): RenderBudget => ({ totalMs: TOTAL_BUDGET_MS, now: Date.now });
+
+/** The selection, split into batches of at most `batchPages` pages; the thumbnail goes with the first. */
+export interface BatchPlan {
+  batches: PageBatch[];
+  /** Requested pages that do not exist or are over the limit. */
+  failures: PageFailureNote[];
+  pages: number[];
+}
+
+export function renderPdfPreviews(bytes: Uint8Array, o: PreviewOptions, outDir: string, budget?: RenderBudget, pool?: RenderPoolOptions): Promise<PreviewOutcome>;
+export function renderPdfPreviews(
+  bytes: Uint8Array,
+  o: PreviewOptions,
+  outDir: string,
+  budget: RenderBudget | undefined,
+  pool: RenderPoolOptions | undefined,
+  batchPages: number,
+): Promise<PreviewOutcome | BatchPlan>;
+/**
+ * Renders the selected pages, or, when they are more than `batchPages`, returns
+ * the plan of batches without rendering anything.
+ */
 export async function renderPdfPreviews(
   bytes: Uint8Array,
   o: PreviewOptions,
   outDir: string,
-  budget: RenderBudget = { totalMs: TOTAL_BUDGET_MS, now: Date.now },
+  budget: RenderBudget = defaultBudget(),
   pool: RenderPoolOptions = {},
-): Promise<PreviewOutcome> {
+  batchPages = Infinity,
+): Promise<PreviewOutcome | BatchPlan> {
   const renderer = await RenderPool.open(bytes, pool);
   try {
-    const numPages = renderer.numPages;
-    const { pages, missing, overLimit } = selectPages(o.pages, numPages);
-    const failures: PreviewOutcome['failures'] = [];
-    for (const m of missing) {
-      failures.push({ page: m.from, reason: `The document has ${numPages} pages; ${m.from === m.to ? `page ${m.from} does` : `pages ${m.from}–${m.to} do`} not exist.` });
-    }
-    for (const page of overLimit) failures.push({ page, reason: `Previews are limited to ${pages.length} pages per step; request this page in another step.` });
-
-    const jobs: PageJob[] = pages.map((page) => ({ page, role: 'preview', options: o }));
-    // Last, as before: the thumbnail is a convenience and waits for the pages.
-    if (o.thumbnail) jobs.push({ page: 1, role: 'thumbnail', options: { ...o, width: THUMBNAIL_PX, height: THUMBNAIL_PX } });
-
-    const started = budget.now();
-    const stopped = `Rendering stopped after ${Math.round(budget.totalMs / 1000)} s before this page; request fewer pages or a lower resolution.`;
-    const results = await renderer.render(jobs, outDir, (job) => (job.role === 'preview' && budget.now() - started > budget.totalMs ? stopped : null));
-
-    const images: PreviewImage[] = [];
-    results.forEach((r, i) => {
-      const job = jobs[i]!;
-      if (r.image) images.push(r.image);
-      // The thumbnail's failure goes unsaid: page 1's own preview (or its failure) already tells the story.
-      else if (job.role === 'preview') failures.push({ page: job.page, reason: r.reason });
-    });
-    return { images, failures: failures.sort((a, b) => a.page - b.page), pages };
+    const { pages, failures } = selection(o, renderer.numPages);
+    if (pages.length > batchPages) return { batches: splitIntoBatches(pages, batchPages, o.thumbnail), failures, pages };
+    const rendered = await renderPages(renderer, { index: 0, pages, thumbnail: o.thumbnail }, o, outDir, budget);
+    return { images: rendered.images, failures: [...failures, ...rendered.failures].sort((a, b) => a.page - b.page), pages };
   } finally {
     await renderer.close();
   }
+}
+
+/** Renders one planned batch: its pages, and the thumbnail when the batch carries it. */
+export async function renderPdfBatch(
+  bytes: Uint8Array,
+  o: PreviewOptions,
+  outDir: string,
+  batch: PageBatch,
+  budget: RenderBudget = defaultBudget(),
+  pool: RenderPoolOptions = {},
+): Promise<{ images: PreviewImage[]; failures: PageFailureNote[] }> {
+  const renderer = await RenderPool.open(bytes, pool);
+  try {
+    // The plan came from this same file, so every page exists; a page that does not is reported, not rendered.
+    const pages = batch.pages.filter((p) => p >= 1 && p <= renderer.numPages);
+    const gone = batch.pages.filter((p) => !pages.includes(p)).map((page) => ({ page, reason: `The document has ${renderer.numPages} pages; page ${page} does not exist.` }));
+    const rendered = await renderPages(renderer, { ...batch, pages }, o, outDir, budget);
+    return { images: rendered.images, failures: [...gone, ...rendered.failures].sort((a, b) => a.page - b.page) };
+  } finally {
+    await renderer.close();
+  }
+}
+
+export function splitIntoBatches(pages: number[], batchPages: number, thumbnail: boolean): PageBatch[] {
+  const size = Math.max(1, Math.floor(batchPages));
+  const batches: PageBatch[] = [];
+  for (let i = 0; i < pages.length; i += size) batches.push({ index: batches.length, pages: pages.slice(i, i + size), thumbnail: false });
+  if (batches[0]) batches[0].thumbnail = thumbnail;
+  return batches;
+}
+
+function selection(o: PreviewOptions, numPages: number): { pages: number[]; failures: PageFailureNote[] } {
+  const sel = selectPages(o.pages, numPages);
+  return { pages: sel.pages, failures: selectionFailures(sel, numPages, 'document') };
+}
+
+async function renderPages(
+  renderer: RenderPool,
+  batch: PageBatch,
+  o: PreviewOptions,
+  outDir: string,
+  budget: RenderBudget,
+): Promise<{ images: PreviewImage[]; failures: PageFailureNote[] }> {
+  const jobs: PageJob[] = batch.pages.map((page) => ({ page, role: 'preview', options: o }));
+  // Last: the thumbnail is a convenience and waits for the pages.
+  if (batch.thumbnail) jobs.push({ page: 1, role: 'thumbnail', options: { ...o, width: THUMBNAIL_PX, height: THUMBNAIL_PX } });
+
+  const started = budget.now();
+  const stopped = `Rendering stopped after ${Math.round(budget.totalMs / 1000)} s before this page; request fewer pages or a lower resolution.`;
+  const results = await renderer.render(jobs, outDir, (job) => (job.role === 'preview' && budget.now() - started > budget.totalMs ? stopped : null));
+
+  const images: PreviewImage[] = [];
+  const failures: PageFailureNote[] = [];
+  results.forEach((r, i) => {
+    const job = jobs[i]!;
+    if (r.image) images.push(r.image);
+    // The thumbnail's failure goes unsaid: page 1's own preview (or its failure) already tells the story.
+    else if (job.role === 'preview') failures.push({ page: job.page, reason: r.reason });
+  });
+  return { images, failures };
 }

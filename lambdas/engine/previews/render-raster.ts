@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import { UnprocessableFileError } from '../../domain/errors';
 import { MAX_RASTER_PIXELS } from '../core/image-limits';
-import { EXTENSIONS, MIME_TYPES, selectPages, sizeProblem, targetSize, THUMBNAIL_PX, type PreviewOptions } from './options';
+import { EXTENSIONS, MIME_TYPES, selectionFailures, selectPages, sizeProblem, targetSize, THUMBNAIL_PX, type PreviewOptions } from './options';
 import type { PreviewImage, PreviewOutcome } from './types';
 
 export async function renderRasterPreviews(path: string, o: PreviewOptions, outDir: string): Promise<PreviewOutcome> {
@@ -26,13 +26,10 @@ export async function renderRasterPreviews(path: string, o: PreviewOptions, outD
   }
   // Only TIFF pages are documents' pages; GIF and WebP frames are animation.
   const pageCount = meta.format === 'tiff' ? (meta.pages ?? 1) : 1;
-  const { pages, missing, overLimit } = selectPages(o.pages, pageCount);
+  const selection = selectPages(o.pages, pageCount);
+  const { pages } = selection;
   const images: PreviewImage[] = [];
-  const failures: PreviewOutcome['failures'] = [];
-  for (const m of missing) {
-    failures.push({ page: m.from, reason: `The image has ${pageCount} ${pageCount === 1 ? 'page' : 'pages'}; ${m.from === m.to ? `page ${m.from} does` : `pages ${m.from}–${m.to} do`} not exist.` });
-  }
-  for (const page of overLimit) failures.push({ page, reason: `Previews are limited to ${pages.length} pages per step; request this page in another step.` });
+  const failures: PreviewOutcome['failures'] = selectionFailures(selection, pageCount, 'image');
 
   for (const page of pages) {
     try {

@@ -65,7 +65,7 @@ describe('ASL placeholder substitution', () => {
 
   it('finds every Task state of the pipeline among the WORKERS state names, invoking that worker’s ARN', () => {
     const states = taskStates(loadLocalDefinition('job-pipeline'));
-    expect(states.map(([name]) => name).sort()).toEqual(['Autofix', 'Finalise', 'Ingest', 'IngestFailed', 'Preflight', 'Previews', 'StepFailed', 'Validate']);
+    expect(states.map(([name]) => name).sort()).toEqual(['Autofix', 'Finalise', 'FinishPreviews', 'Ingest', 'IngestFailed', 'Preflight', 'Previews', 'RenderPreviewBatch', 'StepFailed', 'Validate']);
     for (const [name, resource] of states) {
       const worker = Object.values(WORKERS).find((w) => (w.stateNames as readonly string[]).includes(name))!;
       expect(resource).toBe(localFunctionArn(worker.key));
@@ -89,6 +89,52 @@ describe('the local orchestrator running the real job pipeline', () => {
       jobId: 'job_01', accountId: 'acct', taskId: 'task_a', step: { stepId: 'step_a1', type: 'preflight', index: 0 },
     });
     expect(orchestrator.running()).toEqual([]);
+  });
+
+  it('maps over the batches a previews step planned, passing each its batch, then finishes the step once', async () => {
+    const batches = [1, 2, 3].map((n) => ({ index: n - 1, pages: [n * 2 - 1, n * 2], thumbnail: n === 1 }));
+    const { calls, invoke } = fakeWorkers({
+      previews: (input) => (input.phase === undefined ? { stepId: 'step_a2', status: 'batched', outcome: null, batches } : { stepId: 'step_a2', status: 'done', outcome: null }),
+    });
+    const orchestrator = createLocalOrchestrator({ invoke, log: () => {} });
+    await orchestrator.whenDone(await orchestrator.startJob(pipelineInput()));
+
+    const previews = calls.filter((c) => c.worker === 'previews').map((c) => c.input);
+    const step = { stepId: 'step_a2', type: 'previews', index: 1 };
+    expect(previews[0]).toEqual({ jobId: 'job_01', accountId: 'acct', taskId: 'task_a', step });
+    expect(previews.filter((i) => i.phase === 'batch').sort((a, b) => (a.batch as { index: number }).index - (b.batch as { index: number }).index)).toEqual(
+      batches.map((batch) => ({ jobId: 'job_01', accountId: 'acct', taskId: 'task_a', step, phase: 'batch', batch })),
+    );
+    expect(previews.at(-1)).toEqual({ jobId: 'job_01', accountId: 'acct', taskId: 'task_a', step, phase: 'finish' });
+    expect(previews).toHaveLength(5);
+    expect(calls.filter((c) => c.worker === 'recordFailure')).toEqual([]);
+    expect(calls.filter((c) => c.worker === 'finalise')).toHaveLength(1);
+  });
+
+  it('does not map when the previews step rendered everything itself (or ended in error)', async () => {
+    for (const status of ['done', 'error']) {
+      const { calls, invoke } = fakeWorkers({ previews: () => ({ stepId: 'step_a2', status, outcome: null }) });
+      const orchestrator = createLocalOrchestrator({ invoke, log: () => {} });
+      await orchestrator.whenDone(await orchestrator.startJob(pipelineInput(`job_${status}`)));
+      expect(calls.filter((c) => c.worker === 'previews')).toHaveLength(1);
+      expect(calls.filter((c) => c.worker === 'finalise')).toHaveLength(1);
+    }
+  });
+
+  it('records a failed batch through StepFailed and does not finish the step', async () => {
+    const { calls, invoke } = fakeWorkers({
+      previews: (input) => {
+        if (input.phase === 'batch') throw new Error('canvas exploded');
+        return { stepId: 'step_a2', status: 'batched', outcome: null, batches: [{ index: 0, pages: [1], thumbnail: true }] };
+      },
+    });
+    const orchestrator = createLocalOrchestrator({ invoke, log: () => {} });
+    await orchestrator.whenDone(await orchestrator.startJob(pipelineInput()));
+    expect(calls.filter((c) => c.worker === 'recordFailure').map((c) => c.input)).toEqual([
+      expect.objectContaining({ taskId: 'task_a', step: expect.objectContaining({ stepId: 'step_a2' }), failure: expect.objectContaining({ Cause: 'canvas exploded' }) }),
+    ]);
+    expect(calls.some((c) => c.worker === 'previews' && c.input.phase === 'finish')).toBe(false);
+    expect(calls.filter((c) => c.worker === 'finalise')).toHaveLength(1);
   });
 
   it('records a throwing step through StepFailed with the Lambda-style error, and the task goes on', async () => {

@@ -147,6 +147,59 @@ describe('the workers under the job pipeline state machine', () => {
     }
   });
 
+  it('renders a previews step of more pages than one batch in batches, and records it as one step', async () => {
+    // 7 pages, the 6th too large for 600 dpi, in batches of 3: [1-3] with the thumbnail, [4-6], [7].
+    const pages = Array.from({ length: 7 }, (_, i) => (i === 5 ? { size: [5000, 5000] as [number, number] } : {}));
+    const bytes = await buildPdf({ pages });
+    const graph = await createTestJob(t.services, { tasks: [{ bytes, steps: [{ type: 'previews', params: { format: 'png', dpi: 600, width: 40, pages: '1-7,9' } }] }] });
+    const previewsCalls: { phase?: string; batch?: { index: number; pages: number[] } }[] = [];
+    const watched = (input: any) => {
+      previewsCalls.push({ phase: input.phase, batch: input.batch });
+      return previews(input);
+    };
+    const batchPages = t.services.config.previewBatchPages;
+    t.services.config.previewBatchPages = 3;
+    let after: JobGraph;
+    try {
+      after = await runPipeline(graph, { Previews: watched, RenderPreviewBatch: watched, FinishPreviews: watched });
+    } finally {
+      t.services.config.previewBatchPages = batchPages;
+    }
+    expect(previewsCalls.map((c) => c.phase ?? 'plan').sort()).toEqual(['batch', 'batch', 'batch', 'finish', 'plan']);
+    expect(previewsCalls.filter((c) => c.batch).map((c) => c.batch!.pages).sort()).toEqual([[1, 2, 3], [4, 5, 6], [7]]);
+
+    const { task, steps } = taskView(after, 0);
+    expect(task.status).toBe('done');
+    const step = steps[0]!;
+    expect(step).toMatchObject({ status: 'done', outcome: 'na' });
+    // width 40 wins over dpi: the 5000 pt page fits as well (40 px wide), so every page renders.
+    expect(step.outputs.map((o) => [o.role, o.page])).toEqual([1, 2, 3, 4, 5, 6, 7].map((p) => ['preview', p]).concat([['thumbnail', 1]]));
+    expect(step.result).toEqual({ pages: 7, failures: [{ page: 9, reason: 'The document has 7 pages; page 9 does not exist.' }] });
+    expect(step.runtimeParams).toMatchObject({ format: 'png', width: 40, pages: [1, 2, 3, 4, 5, 6, 7] });
+    // The batches' bookkeeping is gone; the images are where the record says.
+    const stepPrefix = step.outputs[0]!.key.slice(0, step.outputs[0]!.key.lastIndexOf('/') + 1);
+    for (const name of ['batch-plan.json', 'batch-0000.json', 'batch-0002.json']) expect(await t.services.blobs.head(stepPrefix + name)).toBeNull();
+    for (const o of step.outputs) expect((await t.services.blobs.head(o.key))?.sizeBytes).toBe(o.sizeBytes);
+    expect((after.audit[task.id] ?? []).filter((a) => a.stepId === step.id).map((a) => a.event)).toEqual(['step.started', 'step.finished']);
+  });
+
+  it('ends a batched previews step in error, with the pages\' reasons, when no page of any batch could be rendered', async () => {
+    const bytes = await buildPdf({ pages: 4, pageDefaults: { size: [5000, 5000] } });
+    const graph = await createTestJob(t.services, { tasks: [{ bytes, steps: [{ type: 'previews', params: { dpi: 600, thumbnail: false } }] }] });
+    const batchPages = t.services.config.previewBatchPages;
+    t.services.config.previewBatchPages = 2;
+    let after: JobGraph;
+    try {
+      after = await runPipeline(graph);
+    } finally {
+      t.services.config.previewBatchPages = batchPages;
+    }
+    const { task, steps } = taskView(after, 0);
+    expect(steps[0]).toMatchObject({ status: 'error', reason: expect.stringMatching(/^No page could be rendered \(page 1: .*megapixels.*; page 4: .*\)\.$/) });
+    expect(task).toMatchObject({ status: 'error', reason: steps[0]!.reason });
+    expect(after.job.status).toBe('error');
+  });
+
   it('records a step that throws through StepFailed, skips the rest of its task, and still finalises', async () => {
     const crashing: StepWorker = {
       name: 'validate',

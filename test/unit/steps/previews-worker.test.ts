@@ -49,4 +49,58 @@ describe('the previews worker', () => {
     expect(steps[0]!.reason).toMatch(/^No page could be rendered \(page 1: .*megapixels.*; page 2: .*\)\.$/);
     expect(task).toMatchObject({ status: 'error', reason: steps[0]!.reason });
   });
+
+  describe('in batches (more pages than config previewBatchPages)', () => {
+    async function plannedJob(pages: number, batchPages: number) {
+      const graph = await createTestJob(t.services, { tasks: [{ bytes: await buildPdf({ pages }), ingested: pdf, steps: [{ type: 'previews', params: { format: 'png', dpi: 18 } }] }] });
+      const before = t.services.config.previewBatchPages;
+      t.services.config.previewBatchPages = batchPages;
+      try {
+        return { graph, event: stepEvent(graph, 0, 0), plan: await previews(stepEvent(graph, 0, 0)) };
+      } finally {
+        t.services.config.previewBatchPages = before;
+      }
+    }
+
+    it('plans without rendering: the step stays running and the state machine gets the batches', async () => {
+      const { graph, plan } = await plannedJob(5, 2);
+      expect(plan).toMatchObject({
+        status: 'batched',
+        batches: [
+          { index: 0, pages: [1, 2], thumbnail: true },
+          { index: 1, pages: [3, 4], thumbnail: false },
+          { index: 2, pages: [5], thumbnail: false },
+        ],
+      });
+      const step = taskView(await reload(t.services, graph.job.id), 0).steps[0]!;
+      expect(step).toMatchObject({ status: 'running', outputs: [] });
+    });
+
+    it('fails the step, and says so, when a batch left no record (its invocation was lost)', async () => {
+      const { graph, event, plan } = await plannedJob(2, 1);
+      await previews({ ...event, phase: 'batch', batch: plan.batches![0] });
+      await expect(previews({ ...event, phase: 'finish' })).rejects.toThrow(/batches 1 left no record/);
+      const { task, steps } = taskView(await reload(t.services, graph.job.id), 0);
+      expect(steps[0]).toMatchObject({ status: 'error', reason: 'The previews step failed unexpectedly (Error).' });
+      expect(task.status).toBe('error');
+    });
+
+    it('does nothing for a batch or finish of a step that is no longer running', async () => {
+      const { graph, event, plan } = await plannedJob(2, 1);
+      await previews({ ...event, phase: 'batch', batch: plan.batches![0] });
+      await previews({ ...event, phase: 'batch', batch: plan.batches![1] });
+      await expect(previews({ ...event, phase: 'finish' })).resolves.toMatchObject({ status: 'done' });
+      const done = taskView(await reload(t.services, graph.job.id), 0).steps[0]!;
+      expect(done.outputs.map((o) => [o.role, o.page])).toEqual([['preview', 1], ['preview', 2], ['thumbnail', 1]]);
+      // A retried batch or finish (Step Functions retries Lambda errors) changes nothing.
+      await expect(previews({ ...event, phase: 'batch', batch: plan.batches![1] })).resolves.toMatchObject({ status: 'done' });
+      await expect(previews({ ...event, phase: 'finish' })).resolves.toMatchObject({ status: 'done' });
+      expect(taskView(await reload(t.services, graph.job.id), 0).steps[0]).toEqual(done);
+    });
+
+    it('refuses a batch item that is not one', async () => {
+      const { event } = await plannedJob(2, 1);
+      await expect(previews({ ...event, phase: 'batch', batch: { index: 0, pages: ['1'] } })).rejects.toThrow(/needs \{ index, pages, thumbnail \}/);
+    });
+  });
 });

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UnprocessableFileError } from '../../../../lambdas/domain/errors';
 import { renderPreviews } from '../../../../lambdas/engine/previews/index';
-import { readOptions, selectPages, targetSize } from '../../../../lambdas/engine/previews/options';
+import { readOptions, selectionFailures, selectPages, targetSize } from '../../../../lambdas/engine/previews/options';
 import { renderPdfPreviews } from '../../../../lambdas/engine/previews/render-pdf';
 import { A4, buildPdf, garbageAfterHeader, jpegBytes, pngBytes, tiffBytes, type PdfSpec } from '../../../support/pdf-fixtures';
 import { tempFiles } from '../temp-files';
@@ -177,10 +177,25 @@ describe('raster previews', () => {
 });
 
 describe('preview options', () => {
-  it('reads page selections, clamping to the document and the 50-page limit', () => {
+  it('reads page selections, clamping to the document: the first 50 pages by default, at most 500 when chosen', () => {
+    const upTo = (n: number, from = 1) => Array.from({ length: n - from + 1 }, (_, i) => i + from);
     expect(selectPages('3-1, 2, 7', 5)).toEqual({ pages: [1, 2, 3], missing: [{ from: 7, to: 7 }], overLimit: [] });
-    expect(selectPages('1-100', 60)).toEqual({ pages: Array.from({ length: 50 }, (_, i) => i + 1), missing: [{ from: 61, to: 100 }], overLimit: Array.from({ length: 10 }, (_, i) => i + 51) });
+    expect(selectPages('1-100', 60)).toEqual({ pages: upTo(60), missing: [{ from: 61, to: 100 }], overLimit: [] });
     expect(selectPages(null, 3).pages).toEqual([1, 2, 3]);
+    expect(selectPages(null, 80).pages).toEqual(upTo(50));
+    // The limit takes the lowest pages, whatever order the ranges were written in.
+    expect(selectPages('600-700, 1-450, 2', 1000)).toEqual({ pages: [...upTo(450), ...upTo(649, 600)], missing: [], overLimit: [{ from: 650, to: 700 }] });
+    expect(selectPages('1-99999999', 2000)).toEqual({ pages: upTo(500), missing: [{ from: 2001, to: 99999999 }], overLimit: [{ from: 501, to: 2000 }] });
+  });
+
+  it('says which requested pages were left out and why, as ranges', () => {
+    const sel = selectPages('1-600, 700-710', 705);
+    expect(selectionFailures(sel, 705, 'document')).toEqual([
+      { page: 706, reason: 'The document has 705 pages; pages 706–710 do not exist.' },
+      { page: 501, reason: 'Previews are limited to 500 pages per step; pages 501–600 were not rendered: request them in another step.' },
+      { page: 700, reason: 'Previews are limited to 500 pages per step; pages 700–705 were not rendered: request them in another step.' },
+    ]);
+    expect(selectionFailures(selectPages('3', 1), 1, 'image')).toEqual([{ page: 3, reason: 'The image has 1 page; page 3 does not exist.' }]);
   });
   it('computes pixel sizes from points', () => {
     expect(targetSize(A4[0], A4[1], { dpi: 300, width: null, height: null })).toMatchObject({ width: 2480, height: 3508 });

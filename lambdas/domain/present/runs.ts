@@ -1,8 +1,9 @@
 /**
  * GET /jobs/{id}?expand=runs (API.md §3): a flat view of a job for shop
  * integrations that only want links, one run per task:
- * - `proofs`: the preview images (page order), or, when no previews were
- *   made, the proof images of preflight;
+ * - `proofs`: the preview images (page order) of the last previews step that
+ *   made any, or, when no previews were made, the proof images of the check
+ *   step whose report is `reportUrl` (after a repreflight, the fixed file's);
  * - `downloadUrl`: the task's final file (fixed by autofix, else the original);
  * - `reportUrl`: the report of the last check step that finished;
  * - `hasOutput`: whether the task's steps produced any file.
@@ -40,10 +41,13 @@ async function presign(a: StoredArtifact | null | undefined, deps: PresentDeps):
 async function runOf(graph: JobGraph, task: TaskRecord, deps: PresentDeps): Promise<Run> {
   const steps = stepsOfTask(graph, task.id);
   const outputs = steps.flatMap((s) => s.outputs ?? []);
-  const previews = outputs.filter((a) => a.role === 'preview').sort(byPage);
-  const proofImages = previews.length > 0 ? previews : outputs.filter((a) => a.role === 'proof').sort(byPage);
   const lastCheck = [...steps].reverse().find((s) => isCheckStep(s.type) && s.status === 'done');
   const report = lastCheck?.outputs?.find((a) => a.kind === 'report');
+  // One set of images. Proofs are numbered as the report at reportUrl: after a
+  // repreflight, its proofs of the fixed file (none when it found nothing to
+  // mark), never the preflight's of the original as well.
+  const previews = [...steps].reverse().map((s) => (s.outputs ?? []).filter((a) => a.role === 'preview')).find((list) => list.length > 0) ?? [];
+  const proofImages = (previews.length > 0 ? previews : (lastCheck?.outputs ?? []).filter((a) => a.role === 'proof')).sort(byPage);
   const [proofs, downloadUrl, reportUrl] = await Promise.all([
     Promise.all(proofImages.map(async (a) => ({ url: (await presign(a, deps))!, page: a.page ?? null }))),
     presign(finalFileOf(task), deps),

@@ -271,6 +271,26 @@ describe('presentRuns', () => {
   });
 });
 
+describe('presentRuns after autofix and repreflight', () => {
+  it('lists the proofs of the check step whose report it links (the fixed file\'s), not the preflight\'s as well', async () => {
+    const graph = terminalGraph();
+    // No previews step; the repreflight made a proof of page 2 of the fixed file.
+    graph.steps = graph.steps.filter((st) => st.id !== 's5');
+    const repreflight = graph.steps.find((st) => st.id === 's4')!;
+    repreflight.outputs = [...repreflight.outputs, art(`${T1}/s4/proof-2.jpg`, 'image', 'proof', { page: 2 })];
+    const [r1] = (await presentRuns(graph, deps)).runs;
+    expect(r1!.proofs).toEqual([{ url: expect.stringContaining('/s4/proof-2.jpg'), page: 2 }]);
+  });
+
+  it('lists none when the repreflight found nothing to mark: the preflight\'s proofs would number another report', async () => {
+    const graph = terminalGraph();
+    graph.steps = graph.steps.filter((st) => st.id !== 's5');
+    const [r1] = (await presentRuns(graph, deps)).runs;
+    expect(r1!.reportUrl).toContain('/s4/report.json');
+    expect(r1!.proofs).toEqual([]);
+  });
+});
+
 describe('buildWebhookPayload', () => {
   it('is the summary plus type job.completed and the tasks with their steps', () => {
     const graph = terminalGraph();

@@ -21,7 +21,9 @@ const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 export const LOCAL_KNOBS = {
-  SYNC_WAIT_MS: '4000',
+  // Long enough for a sync validate (ingest, then an engine thread's first start
+  // under tsx) on a 2-core machine that is busy with other tests; 4 s was not.
+  SYNC_WAIT_MS: '10000',
   WEBHOOK_RETRY_SCHEDULE: '0,0,0,0,0,0,0',
   WEBHOOK_TIMEOUT_MS: '1500',
   AUTH_CACHE_TTL_SECONDS: '1',

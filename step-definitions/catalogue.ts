@@ -20,9 +20,12 @@ export const PAGE_RANGES_RE = /^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*
 const preflightParams = z.looseObject({
   profileId: z.string().min(1).max(64).optional(),
 });
+/** Parameters per fix id, e.g. { "images.downsample": { "ppi": 300 } } (GET /profiles lists each fix's). */
+export const fixParamsSchema = z.record(z.string().min(1).max(64), z.record(z.string().min(1).max(64), z.union([z.number(), z.boolean(), z.string().max(256)])));
 const autofixParams = z.looseObject({
   items: z.array(z.string().min(1).max(64)).max(64).optional(),
   profileId: z.string().min(1).max(64).optional(),
+  fixParams: fixParamsSchema.optional(),
 });
 const validateParams = z.looseObject({
   profile: z.union([z.enum(VALIDATE_PROFILE_CODES), z.array(z.enum(VALIDATE_PROFILE_CODES)).min(1).max(14)]).optional(),
@@ -66,7 +69,7 @@ export const STEP_CATALOGUE: Record<StepType, StepTypeSpec> = {
     check: false,
     params: autofixParams,
     defaults: {},
-    description: 'Applies fixes (params.items; default: the fixes the preceding preflight recommends).',
+    description: 'Applies fixes (params.items; default: the fixes the preceding preflight recommends), with params.fixParams per fix id.',
   },
   repreflight: {
     type: 'repreflight',

@@ -87,31 +87,5 @@ export const VALIDATE_PROFILES: readonly ValidateProfileInfo[] = [
   },
 ];
 
-export interface FixInfo {
-  id: string;
-  name: string;
-  description: string;
-  /** Check ids whose findings this fix can resolve. */
-  resolves: string[];
-}
-
-export const FIXES: readonly FixInfo[] = [
-  {
-    id: 'boxes.normalize',
-    name: 'Normalise page boxes',
-    description:
-      'Adds a missing TrimBox (from the ordered artwork size centred on the page, else the CropBox, ArtBox or MediaBox), sets the BleedBox to the TrimBox grown by the ordered bleed (or keeps it) within the MediaBox, and sets the CropBox to the MediaBox.',
-    resolves: ['boxes.trimbox-missing', 'boxes.bleedbox-outside-mediabox', 'boxes.inconsistent', 'bleed.insufficient'],
-  },
-  {
-    id: 'actions.remove',
-    name: 'Remove JavaScript and launch actions',
-    description:
-      'Removes document JavaScript, open actions and additional actions that run JavaScript or launch programs, and such actions on annotations, form fields and bookmarks.',
-    resolves: ['document.javascript'],
-  },
-];
-
-export function findFix(id: string): FixInfo | undefined {
-  return FIXES.find((f) => f.id === id);
-}
+/** The fix catalogue lives in fix-catalogue/ (one file per area). */
+export { FIXES, findFix, fixOrder, fixParams, paramProblem, type FixInfo, type FixParamSpec } from './fix-catalogue';

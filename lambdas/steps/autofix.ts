@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AutofixStepResult } from '../domain/step-results';
 import { autofix } from '../engine/autofix';
 import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
-import { fixItems, recommendedFixes, resolveProfileId } from './step-params';
+import { fixItems, fixParamsOf, recommendedFixes, resolveProfileId } from './step-params';
 import { derivedFileName, extensionForMime, splitFileName } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 
@@ -23,7 +23,7 @@ export const autofixWorker: StepWorker = {
     const ext = splitFileName(inputFile.fileName).ext ?? extensionForMime(inputFile.mimeType) ?? 'pdf';
     const outPath = join(workDir, `fixed.${ext}`);
 
-    const fix = await autofix({ path: inputPath, outPath, items, recommended, profileId, context: job.context });
+    const fix = await autofix({ path: inputPath, outPath, items, recommended, profileId, context: job.context, fixParams: fixParamsOf(step) });
     const result: AutofixStepResult = { applied: fix.applied, skipped: fix.skipped };
     const fileName = derivedFileName(sourceFileName(task), 'fixed', ext);
     const appliedIds = fix.applied.map((a) => a.fixId).join(', ');

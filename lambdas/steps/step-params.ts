@@ -36,6 +36,12 @@ export function fixItems(step: StepRecord): string[] | null {
   return Array.isArray(items) ? items.filter(nonEmptyString) : null;
 }
 
+/** `params.fixParams` (parameters per fix id) when it is an object; the engine checks each value. */
+export function fixParamsOf(step: StepRecord): Record<string, unknown> | null {
+  const v = step.params?.fixParams;
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
 /** The fixes the latest preceding preflight recommended, or null when none ran. */
 export async function recommendedFixes(blobs: BlobStore, graph: JobGraph, step: StepRecord): Promise<string[] | null> {
   const earlier = precedingPreflight(graph, step);

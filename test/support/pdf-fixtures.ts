@@ -65,6 +65,8 @@ export interface PageSpec {
   launchLink?: boolean;
   /** A link annotation whose action runs JavaScript. */
   javaScriptLink?: string;
+  /** A link annotation whose action opens this web address. */
+  uriLink?: string;
   /** Device colour space of the drawn text and shapes (rg, k or g operators); default rgb. */
   colourSpace?: 'rgb' | 'cmyk' | 'gray';
 }
@@ -178,6 +180,7 @@ export async function buildPdf(spec: PdfSpec = {}): Promise<Uint8Array> {
     const annots: PDFRef[] = [];
     if (p.launchLink) annots.push(ctx.register(linkAnnotation(ctx, { Type: 'Action', S: 'Launch', F: PDFString.of('calc.exe') })));
     if (p.javaScriptLink) annots.push(ctx.register(linkAnnotation(ctx, { Type: 'Action', S: 'JavaScript', JS: PDFString.of(p.javaScriptLink) })));
+    if (p.uriLink) annots.push(ctx.register(linkAnnotation(ctx, { Type: 'Action', S: 'URI', URI: PDFString.of(p.uriLink) })));
     if (annots.length) node.set(PDFName.of('Annots'), ctx.obj(annots));
   }
 

@@ -247,7 +247,16 @@ export const profilesResponse = z.looseObject({
       coverage: z.enum(['partial', 'complete']),
     }),
   ),
-  fixes: z.array(z.looseObject({ id: z.string(), name: z.string(), description: z.string(), resolves: z.array(z.string()) })),
+  fixes: z.array(
+    z.looseObject({
+      id: z.string(),
+      name: z.string(),
+      description: z.string(),
+      resolves: z.array(z.string()),
+      params: z.array(z.looseObject({ name: z.string(), type: z.enum(['number', 'boolean', 'string']), default: z.union([z.number(), z.boolean(), z.string()]), description: z.string() })),
+      appearance: z.enum(['none', 'intended']),
+    }),
+  ),
   steps: z.array(
     z.looseObject({
       type: z.enum(STEP_TYPES),

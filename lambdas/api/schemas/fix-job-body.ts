@@ -9,7 +9,8 @@ import { commonJobFields, sourcesOf, sync } from './common';
 import { convenienceJobRequest, definedParams } from './convenience-job';
 import { profileId } from './preflight-job-body';
 import { checkLocator, locatorFields } from './source-locator';
-import { checkFixIds, checkProfileId } from './steps';
+import { checkFixIds, checkFixParams, checkProfileId } from './steps';
+import { fixParamsSchema } from '../../../step-definitions/catalogue';
 
 export const fixSource = z
   .strictObject({
@@ -20,11 +21,13 @@ export const fixSource = z
       .max(64)
       .nullish()
       .meta({ description: 'Fix ids to apply (GET /profiles). Default: every fix the profile recommends.' }),
+    fixParams: fixParamsSchema.nullish().meta({ description: 'Parameters per fix id, e.g. { "actions.remove": { "uri": true } } (GET /profiles lists each fix\'s).' }),
   })
   .superRefine((source, ctx) => {
     checkLocator(source, ctx);
     checkProfileId(source.profileId, ctx, ['profileId']);
     checkFixIds(source.items, ctx, ['items']);
+    checkFixParams(source.fixParams, ctx, ['fixParams']);
   });
 
 export const fixJobBody = z
@@ -41,7 +44,7 @@ export function fixJobRequest(body: FixJobBody): JobRequest {
   return convenienceJobRequest('fix', body, (source) => {
     const steps: StepRequest[] = [
       { type: 'preflight', params: definedParams({ profileId: source.profileId }) },
-      { type: 'autofix', params: definedParams({ items: source.items }) },
+      { type: 'autofix', params: definedParams({ items: source.items, fixParams: source.fixParams }) },
     ];
     // repreflight reuses the profile of the preflight before it.
     if (body.repreflight === true) steps.push({ type: 'repreflight', params: {} });

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { STEP_TYPES, type StepType } from '../../domain/model';
 import { STEP_CATALOGUE } from '../../../step-definitions/catalogue';
-import { FIXES, findPreflightProfile } from '../../engine/catalog';
+import { FIXES, findFix, findPreflightProfile, paramProblem } from '../../engine/catalog';
 
 export const MAX_STEPS = 16;
 
@@ -45,12 +45,33 @@ export function checkFixIds(items: unknown, ctx: z.RefinementCtx, path: Property
   });
 }
 
+/** Refinement for `fixParams`: known fixes, their known parameters, values of the right type and range. */
+export function checkFixParams(fixParams: unknown, ctx: z.RefinementCtx, path: PropertyKey[]): void {
+  if (!fixParams || typeof fixParams !== 'object') return;
+  for (const [fixId, given] of Object.entries(fixParams as Record<string, unknown>)) {
+    const info = findFix(fixId);
+    if (!info) {
+      ctx.addIssue({ code: 'custom', message: `unknown fix "${fixId}"; GET /profiles lists them`, path: [...path, fixId] });
+      continue;
+    }
+    for (const [name, value] of Object.entries((given ?? {}) as Record<string, unknown>)) {
+      const spec = info.params.find((p) => p.name === name);
+      const known = info.params.map((p) => p.name).join(', ') || 'none';
+      const problem = spec ? paramProblem(spec, value) : `${fixId} has no parameter "${name}" (it has: ${known})`;
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [...path, fixId, name] });
+    }
+  }
+}
+
 export const stepRequest = z.discriminatedUnion('type', stepVariants).superRefine((step, ctx) => {
   const params = (step.params ?? {}) as Record<string, unknown>;
   if (step.type === 'preflight' || step.type === 'repreflight' || step.type === 'autofix') {
     checkProfileId(params.profileId, ctx, ['params', 'profileId']);
   }
-  if (step.type === 'autofix') checkFixIds(params.items, ctx, ['params', 'items']);
+  if (step.type === 'autofix') {
+    checkFixIds(params.items, ctx, ['params', 'items']);
+    checkFixParams(params.fixParams, ctx, ['params', 'fixParams']);
+  }
 });
 
 export const stepsRequest = z

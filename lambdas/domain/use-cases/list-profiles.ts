@@ -7,10 +7,10 @@
  *
  *   { profiles: [ { id, name, description, checks: [ { id, severity, description, thresholds? } ], defaultFixes } ],
  *     validateProfiles: [ { code, name, description, standard, coverage } ],
- *     fixes: [ { id, name, description, resolves } ],
+ *     fixes: [ { id, name, description, resolves, params, appearance } ],
  *     steps: [ { type, accepts, description, defaults } ] }
  */
-import { FIXES, PREFLIGHT_PROFILES, VALIDATE_PROFILES } from '../../engine/catalog';
+import { FIXES, PREFLIGHT_PROFILES, VALIDATE_PROFILES, type FixInfo, type FixParamSpec } from '../../engine/catalog';
 import { STEP_CATALOGUE } from '../../../step-definitions/catalogue';
 import { STEP_TYPES, type FileType, type StepType } from '../model';
 
@@ -23,7 +23,7 @@ export interface ProfilesListing {
     defaultFixes: string[];
   }[];
   validateProfiles: { code: string; name: string; description: string; standard: string; coverage: string }[];
-  fixes: { id: string; name: string; description: string; resolves: string[] }[];
+  fixes: { id: string; name: string; description: string; resolves: string[]; params: FixParamSpec[]; appearance: FixInfo['appearance'] }[];
   steps: { type: StepType; accepts: FileType[]; description: string; defaults: Record<string, unknown> }[];
 }
 
@@ -48,7 +48,7 @@ export function listProfiles(): ProfilesListing {
       standard: v.standard,
       coverage: v.coverage,
     })),
-    fixes: FIXES.map((f) => ({ id: f.id, name: f.name, description: f.description, resolves: [...f.resolves] })),
+    fixes: FIXES.map((f) => ({ id: f.id, name: f.name, description: f.description, resolves: [...f.resolves], params: f.params.map((p) => ({ ...p })), appearance: f.appearance })),
     steps: STEP_TYPES.map((type) => ({
       type,
       accepts: [...STEP_CATALOGUE[type].accepts],

@@ -1,7 +1,9 @@
 /**
  * The contract every fix implements: change the loaded document in place and
  * say how many things changed on which pages. A fix that finds nothing to
- * change returns count 0 and the document untouched.
+ * change returns count 0 and leaves the document untouched (the engine then
+ * reports it skipped). A fix that cannot apply to this file (a spot colour
+ * whose alternate is not CMYK, say) returns count 0 with a `skipReason`.
  */
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { OrderContext } from '../../domain/model';
@@ -12,6 +14,15 @@ export interface FixOutcome {
   pages: number[];
   /** What `count` counts, for logs and runtimeParams. */
   detail: string;
+  /** With count 0: why nothing was changed, when it is not "nothing to change". */
+  skipReason?: string;
 }
 
-export type Fix = (doc: PDFDocument, context: OrderContext | null) => FixOutcome;
+export interface FixContext {
+  /** The job's order context (artwork size, bleed…); null without one. */
+  order: OrderContext | null;
+  /** This fix's parameters with defaults applied (fix-catalogue: FixInfo.params). */
+  params: Record<string, number | boolean | string>;
+}
+
+export type Fix = (doc: PDFDocument, ctx: FixContext) => FixOutcome | Promise<FixOutcome>;

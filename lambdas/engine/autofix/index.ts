@@ -1,18 +1,17 @@
 /**
  * Autofix: applies fixes to a PDF and writes the result to `outPath` when
  * anything changed. Which fixes: the explicit `items` when given, else the fixes
- * the preceding preflight recommended, else the profile's default fixes. The
- * input file is never modified; the output is re-opened before it is reported,
- * so a fix can never hand on a file that does not load.
+ * the preceding preflight recommended, else the profile's default fixes; they
+ * run in the catalogue's order (fix-catalogue/index.ts), whatever order they
+ * were named in. The input file is never modified; the output is re-opened
+ * before it is reported, so a fix can never hand on a file that does not load.
  */
 import { writeFile } from 'node:fs/promises';
 import { UnprocessableFileError } from '../../domain/errors';
 import type { OrderContext } from '../../domain/model';
-import { findFix, findPreflightProfile, PREFLIGHT_PROFILES } from '../catalog';
+import { findFix, findPreflightProfile, fixOrder, fixParams, PREFLIGHT_PROFILES } from '../catalog';
 import { openPdfBytes, openPdfFile } from '../core/load-pdf';
-import type { Fix } from './fix';
-import { removeActions } from './fix-actions';
-import { normalizeBoxes } from './fix-boxes';
+import { FIX_IMPLEMENTATIONS } from './registry';
 
 export interface AutofixInput {
   path: string;
@@ -21,6 +20,8 @@ export interface AutofixInput {
   recommended: string[] | null;
   profileId: string;
   context: OrderContext | null;
+  /** Parameters per fix id (`params.fixParams` of the step); defaults fill the rest. */
+  fixParams?: Record<string, unknown> | null;
 }
 
 export interface AutofixResult {
@@ -30,12 +31,6 @@ export interface AutofixResult {
   runtimeParams: Record<string, unknown>;
 }
 
-/** Implementations by fix id; the catalogue (catalog.ts FIXES) describes them. */
-const FIX_IMPLEMENTATIONS: Record<string, Fix> = {
-  'boxes.normalize': normalizeBoxes,
-  'actions.remove': (doc) => removeActions(doc),
-};
-
 export async function autofix(input: AutofixInput): Promise<AutofixResult> {
   const profile = findPreflightProfile(input.profileId);
   if (!profile) {
@@ -44,20 +39,24 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
     );
   }
   const source = input.items ? 'items' : input.recommended ? 'recommended' : 'profile';
-  const requested = [...new Set(input.items ?? input.recommended ?? profile.defaultFixes)];
+  const requested = [...new Set(input.items ?? input.recommended ?? profile.defaultFixes)].sort((a, b) => fixOrder(a) - fixOrder(b));
+  const paramsApplied: Record<string, Record<string, number | boolean | string>> = {};
 
   const pdf = await openPdfFile(input.path);
   const applied: AutofixResult['applied'] = [];
   const skipped: AutofixResult['skipped'] = [];
   for (const fixId of requested) {
     const fix = FIX_IMPLEMENTATIONS[fixId];
-    if (!fix || !findFix(fixId)) {
+    const info = findFix(fixId);
+    if (!fix || !info) {
       skipped.push({ fixId, reason: `There is no fix "${fixId}"; GET /profiles lists the available fixes.` });
       continue;
     }
-    const outcome = fix(pdf.doc, input.context);
+    const params = fixParams(info, input.fixParams?.[fixId]);
+    if (info.params.length > 0) paramsApplied[fixId] = params;
+    const outcome = await fix(pdf.doc, { order: input.context, params });
     if (outcome.count > 0) applied.push({ fixId, count: outcome.count, pages: outcome.pages });
-    else skipped.push({ fixId, reason: 'Nothing to change: the file already meets what this fix ensures.' });
+    else skipped.push({ fixId, reason: outcome.skipReason ?? 'Nothing to change: the file already meets what this fix ensures.' });
   }
 
   const changed = applied.length > 0;
@@ -78,6 +77,7 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
       profileId: profile.id,
       fixes: requested,
       fixesFrom: source,
+      ...(Object.keys(paramsApplied).length > 0 ? { fixParams: paramsApplied } : {}),
       ...(input.context?.artworkSize ? { artworkSize: input.context.artworkSize } : {}),
       ...(input.context?.bleed ? { bleed_mm: input.context.bleed.required_mm } : {}),
       // Saving a file that was only owner-password protected writes it decrypted.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VALIDATE_PROFILE_CODES } from '../../../step-definitions/catalogue';
-import { findFix, findPreflightProfile, FIXES, PREFLIGHT_PROFILES, VALIDATE_PROFILES } from '../../../lambdas/engine/catalog';
+import { findFix, findPreflightProfile, FIXES, fixOrder, fixParams, paramProblem, PREFLIGHT_PROFILES, VALIDATE_PROFILES } from '../../../lambdas/engine/catalog';
+import { FIX_IMPLEMENTATIONS } from '../../../lambdas/engine/autofix/registry';
 import { PDF_MESSAGES } from '../../../lambdas/engine/preflight/pdf-checks';
 import { RASTER_MESSAGES } from '../../../lambdas/engine/preflight/raster';
 
@@ -37,5 +38,37 @@ describe('engine catalogue', () => {
     const checkIds = new Set(PREFLIGHT_PROFILES.flatMap((p) => p.checks.map((c) => c.id)));
     for (const profile of PREFLIGHT_PROFILES) for (const fixId of profile.defaultFixes) expect(findFix(fixId), fixId).toBeDefined();
     for (const fix of FIXES) for (const checkId of fix.resolves) expect(checkIds.has(checkId), checkId).toBe(true);
+  });
+
+  it('describes exactly the fixes the engine implements, each id once', () => {
+    expect(FIXES.map((f) => f.id).sort()).toEqual(Object.keys(FIX_IMPLEMENTATIONS).sort());
+    expect(new Set(FIXES.map((f) => f.id)).size).toBe(FIXES.length);
+  });
+
+  it('gives every fix parameter a default it accepts, and says what each is', () => {
+    for (const f of FIXES) {
+      for (const p of f.params) {
+        expect(paramProblem(p, p.default), `${f.id}.${p.name}`).toBeNull();
+        expect(p.description.length, `${f.id}.${p.name}`).toBeGreaterThan(10);
+      }
+    }
+  });
+
+  it('fills fix parameters from defaults and keeps only given values of the right type and range', () => {
+    const spec = { id: 'x.y', name: 'X', description: 'X', resolves: [], appearance: 'none' as const, params: [
+      { name: 'ppi', type: 'number' as const, default: 300, min: 72, max: 1200, description: 'target resolution in ppi' },
+      { name: 'uri', type: 'boolean' as const, default: false, description: 'also remove URI actions' },
+      { name: 'mode', type: 'string' as const, default: 'a', values: ['a', 'b'], description: 'which mode to use' },
+    ] };
+    expect(fixParams(spec, undefined)).toEqual({ ppi: 300, uri: false, mode: 'a' });
+    expect(fixParams(spec, { ppi: 150, uri: true, mode: 'b' })).toEqual({ ppi: 150, uri: true, mode: 'b' });
+    expect(fixParams(spec, { ppi: 10, uri: 'yes', mode: 'c' })).toEqual({ ppi: 300, uri: false, mode: 'a' });
+    expect(paramProblem(spec.params[0]!, 10)).toBe('ppi must be between 72 and 1200');
+    expect(paramProblem(spec.params[2]!, 'c')).toBe('mode must be one of a, b');
+  });
+
+  it('orders fixes as the catalogue lists them; an unknown id goes last', () => {
+    expect(fixOrder('boxes.normalize')).toBeLessThan(fixOrder('actions.remove'));
+    expect(fixOrder('nope')).toBeGreaterThan(fixOrder('actions.remove'));
   });
 });

@@ -12,11 +12,11 @@ import { tempFiles } from '../temp-files';
 
 const files = tempFiles('autofix');
 
-async function fix(spec: PdfSpec, opts: { items?: string[] | null; recommended?: string[] | null; context?: OrderContext | null } = {}) {
+async function fix(spec: PdfSpec, opts: { items?: string[] | null; recommended?: string[] | null; context?: OrderContext | null; fixParams?: Record<string, unknown> } = {}) {
   const path = files.write(await buildPdf(spec), 'pdf');
   const outPath = `${path}.fixed.pdf`;
   const before = readFileSync(path);
-  const result = await autofix({ path, outPath, items: opts.items ?? null, recommended: opts.recommended ?? null, profileId: 'default', context: opts.context ?? null });
+  const result = await autofix({ path, outPath, items: opts.items ?? null, recommended: opts.recommended ?? null, profileId: 'default', context: opts.context ?? null, fixParams: opts.fixParams ?? null });
   expect(readFileSync(path).equals(before)).toBe(true); // the input is never modified
   return { path, outPath, result };
 }
@@ -88,6 +88,17 @@ describe('autofix', () => {
       expect(after.report.findings.map((f) => f.checkId)).not.toContain('document.javascript');
     });
 
+    it('removes web links only when asked to (uri: true), and says which parameters it applied', async () => {
+      const spec: PdfSpec = { pages: [{ uriLink: 'https://example.com/', javaScriptLink: 'x()' }] };
+      const kept = await fix(spec, { items: ['actions.remove'] });
+      expect(inventoryActions((await openPdfFile(kept.outPath)).doc).sites.map((s) => s.type)).toEqual(['URI']);
+      expect(kept.result.runtimeParams.fixParams).toEqual({ 'actions.remove': { uri: false } });
+      const gone = await fix(spec, { items: ['actions.remove'], fixParams: { 'actions.remove': { uri: true } } });
+      expect(gone.result.applied).toEqual([{ fixId: 'actions.remove', count: 2, pages: [1] }]);
+      expect(inventoryActions((await openPdfFile(gone.outPath)).doc).sites).toEqual([]);
+      expect(gone.result.runtimeParams.fixParams).toEqual({ 'actions.remove': { uri: true } });
+    });
+
     it('keeps a harmless GoTo open action', async () => {
       const { result } = await fix({ pages: 1, openAction: 'goto' }, { items: ['actions.remove'] });
       expect(result.changed).toBe(false);
@@ -102,6 +113,12 @@ describe('autofix', () => {
     expect(defaults.result.applied.map((a) => a.fixId)).toEqual(['boxes.normalize', 'actions.remove']);
     expect(defaults.result.runtimeParams).toMatchObject({ profileId: 'default', fixes: ['boxes.normalize', 'actions.remove'], fixesFrom: 'profile' });
     expect((await fix(spec, { recommended: [] })).result).toMatchObject({ changed: false, applied: [], skipped: [] });
+  });
+
+  it('applies fixes in the catalogue\'s order, whatever order they were named in', async () => {
+    const { result } = await fix({ pages: 1, documentJavaScript: 'x' }, { items: ['actions.remove', 'boxes.normalize'] });
+    expect(result.applied.map((a) => a.fixId)).toEqual(['boxes.normalize', 'actions.remove']);
+    expect(result.runtimeParams.fixes).toEqual(['boxes.normalize', 'actions.remove']);
   });
 
   it('skips unknown fix ids with a reason', async () => {

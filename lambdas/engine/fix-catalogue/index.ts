@@ -1,0 +1,54 @@
+/**
+ * The fix catalogue: every fix the autofix engine implements, in the order the
+ * engine applies them whatever order a request names them in. Page geometry
+ * comes first (later fixes see the final pages), boxes next, then the
+ * document's interactive parts, content, and metadata and standards last (they
+ * describe the file as the other fixes left it).
+ *
+ * Each area keeps its entries in its own file; an entry appears here only when
+ * its implementation exists (autofix/registry.ts), so GET /profiles never
+ * promises a fix the engine does not have (a test holds the two equal).
+ */
+import { BOX_FIXES } from './boxes';
+import { DOCUMENT_FIXES } from './document';
+import type { FixInfo } from './types';
+
+export type { FixInfo, FixParamSpec } from './types';
+
+export const FIXES: readonly FixInfo[] = [...BOX_FIXES, ...DOCUMENT_FIXES];
+
+export function findFix(id: string): FixInfo | undefined {
+  return FIXES.find((f) => f.id === id);
+}
+
+/** Position in the order of application. */
+export function fixOrder(id: string): number {
+  const i = FIXES.findIndex((f) => f.id === id);
+  return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+}
+
+/**
+ * A fix's parameters: the given values where they have the right type and range,
+ * else the defaults. Submission already refused bad values (a 400); records
+ * outlive deployments, so the engine stays lenient.
+ */
+export function fixParams(info: FixInfo, given: unknown): Record<string, number | boolean | string> {
+  const raw = given && typeof given === 'object' && !Array.isArray(given) ? (given as Record<string, unknown>) : {};
+  const out: Record<string, number | boolean | string> = {};
+  for (const p of info.params) out[p.name] = paramProblem(p, raw[p.name]) === null && raw[p.name] !== undefined ? (raw[p.name] as number | boolean | string) : p.default;
+  return out;
+}
+
+/** Why a value is not acceptable for the parameter, or null when it is (or is absent). */
+export function paramProblem(p: FixInfo['params'][number], v: unknown): string | null {
+  if (v === undefined) return null;
+  if (p.type === 'number') {
+    if (typeof v !== 'number' || !Number.isFinite(v)) return `${p.name} must be a number`;
+    if ((p.min !== undefined && v < p.min) || (p.max !== undefined && v > p.max)) return `${p.name} must be between ${p.min ?? '-∞'} and ${p.max ?? '∞'}`;
+    return null;
+  }
+  if (p.type === 'boolean') return typeof v === 'boolean' ? null : `${p.name} must be true or false`;
+  if (typeof v !== 'string') return `${p.name} must be a string`;
+  if (p.values && !p.values.includes(v)) return `${p.name} must be one of ${p.values.join(', ')}`;
+  return null;
+}

@@ -1,0 +1,37 @@
+/**
+ * How a fix is described to clients (GET /profiles `fixes`) and to the engine:
+ * what it does, which findings it resolves, its parameters with their defaults,
+ * and whether it may change how a page looks. Import-free: the API's bundle
+ * reads it without pulling in pdf-lib.
+ */
+
+export interface FixParamSpec {
+  name: string;
+  type: 'number' | 'boolean' | 'string';
+  default: number | boolean | string;
+  description: string;
+  /** Numbers: the allowed range (inclusive). */
+  min?: number;
+  max?: number;
+  /** Strings: the allowed values. */
+  values?: readonly string[];
+}
+
+export interface FixInfo {
+  id: string;
+  name: string;
+  description: string;
+  /** Preflight check ids (and validation rule ids) whose findings this fix can resolve. */
+  resolves: string[];
+  params: FixParamSpec[];
+  /**
+   * `none`: the page prints exactly as before (declarations, metadata, removed
+   * scripts); the autofix bench renders before and after and requires them equal
+   * inside the TrimBox. `intended`: changing the printed result is the point
+   * (mirrored bleed, downsampled images, converted colour), and the bench checks
+   * only that nothing else broke.
+   */
+  appearance: 'none' | 'intended';
+}
+
+export const fix = (f: Omit<FixInfo, 'params'> & Partial<Pick<FixInfo, 'params'>>): FixInfo => ({ params: [], ...f });

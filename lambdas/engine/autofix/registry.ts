@@ -6,8 +6,14 @@
 import type { Fix } from './fix';
 import { removeActions } from './fix-actions';
 import { normalizeBoxes } from './fix-boxes';
+import { INTERACTIVE_FIX_IMPLEMENTATIONS } from './interactive';
+import { PAGE_FIX_IMPLEMENTATIONS } from './pages';
+import { STANDARDS_FIX_IMPLEMENTATIONS } from './standards';
 
 export const FIX_IMPLEMENTATIONS: Readonly<Record<string, Fix>> = {
+  ...PAGE_FIX_IMPLEMENTATIONS,
+  ...INTERACTIVE_FIX_IMPLEMENTATIONS,
+  ...STANDARDS_FIX_IMPLEMENTATIONS,
   'boxes.normalize': (doc, ctx) => normalizeBoxes(doc, ctx.order),
   'actions.remove': (doc, ctx) => removeActions(doc, { uri: ctx.params.uri === true }),
 };

@@ -11,11 +11,14 @@
  */
 import { BOX_FIXES } from './boxes';
 import { DOCUMENT_FIXES } from './document';
+import { INTERACTIVE_FIXES } from './interactive';
+import { BLEED_FIXES, PAGE_FIXES } from './pages';
+import { STANDARDS_FIXES } from './standards';
 import type { FixInfo } from './types';
 
 export type { FixInfo, FixParamSpec } from './types';
 
-export const FIXES: readonly FixInfo[] = [...BOX_FIXES, ...DOCUMENT_FIXES];
+export const FIXES: readonly FixInfo[] = [...PAGE_FIXES, ...BOX_FIXES, ...BLEED_FIXES, ...DOCUMENT_FIXES, ...INTERACTIVE_FIXES, ...STANDARDS_FIXES];
 
 export function findFix(id: string): FixInfo | undefined {
   return FIXES.find((f) => f.id === id);

@@ -1,0 +1,122 @@
+/**
+ * A child process of `npm run bench:autofix` (support/bench-child.ts runs it
+ * under a time limit). Two jobs:
+ *
+ * - `fix`: preflight the file (default profile), apply the fixes its report
+ *   recommends, preflight the result; plus what "never damage" needs from our
+ *   side: the text of the first pages before and after, and, when every
+ *   applied fix is one that must not change appearance, how the first pages
+ *   print inside the TrimBox before and after.
+ * - `pdfa`: validate the file against its profile, apply pdfa.prepare for
+ *   that part and level, validate again.
+ */
+import '../../../lambdas/platform/polyfills';
+import { autofix } from '../../../lambdas/engine/autofix';
+import { findFix } from '../../../lambdas/engine/catalog';
+import { preflight } from '../../../lambdas/engine/preflight';
+import { validate } from '../../../lambdas/engine/validate';
+import type { ValidateProfileCode } from '../../../step-definitions/catalogue';
+import { compareTrimImages, trimImages, type PageDifference } from '../../support/appearance-compare';
+import { extractText, visibleChars } from '../../support/text-extract';
+
+/** What the bench asks for; the child gets it with an `id`. */
+export type AutofixJob = { kind: 'fix'; path: string; outPath: string } | { kind: 'pdfa'; path: string; outPath: string; profile: ValidateProfileCode };
+type AutofixRequest = AutofixJob & { id: number };
+
+export interface FindingCount {
+  checkId: string;
+  fixId: string | null;
+  count: number;
+}
+
+export type AutofixAnswer =
+  | {
+      id: number;
+      ok: true;
+      kind: 'fix';
+      /** Findings before, per check, with the fix that resolves them (null: none). */
+      before: FindingCount[];
+      recommended: string[];
+      applied: { fixId: string; count: number }[];
+      skipped: { fixId: string; reason: string }[];
+      changed: boolean;
+      /** Check ids still reported after the fixes (null when nothing changed: not preflighted again). */
+      after: FindingCount[] | null;
+      /** Visible characters of the first pages; after -1: the fixed file's text could not be read. Null: the original's could not. */
+      text: { before: number; after: number } | null;
+      /** Null when some applied fix may change appearance (or nothing changed). */
+      appearance: PageDifference[] | null;
+      ms: number;
+    }
+  | {
+      id: number;
+      ok: true;
+      kind: 'pdfa';
+      /** Failing rule ids before and after (after: null when pdfa.prepare does not exist or changed nothing). */
+      before: string[];
+      after: string[] | null;
+      compliantAfter: boolean | null;
+      skipped: string | null;
+      ms: number;
+    }
+  | { id: number; ok: false; name: string; message: string; ms: number };
+
+// Real-world files make pdfjs warn a lot; the bench counts outcomes, not warnings.
+console.warn = () => {};
+console.log = () => {};
+
+const counts = (findings: { checkId: string; fix: { fixId: string | null }; count: number }[]): FindingCount[] =>
+  findings.map((f) => ({ checkId: f.checkId, fixId: f.fix.fixId, count: f.count }));
+
+/** Null when the original cannot be rendered; a fixed file that cannot be, where the original could, differs everywhere. */
+async function appearanceOf(original: string, fixed: string): Promise<PageDifference[] | null> {
+  const before = await trimImages(original).catch(() => null);
+  if (!before) return null;
+  const after = await trimImages(fixed).catch(() => null);
+  return after ? compareTrimImages(before, after) : before.map((b) => ({ page: b.page, rmse: 1, changedShare: 1, sizeChanged: true }));
+}
+
+async function fixJob(req: Extract<AutofixRequest, { kind: 'fix' }>): Promise<Omit<Extract<AutofixAnswer, { kind: 'fix' }>, 'id' | 'ms'>> {
+  const first = await preflight({ path: req.path, fileType: 'pdf', profileId: 'default', context: null });
+  const recommended = first.report.recommendedFixes;
+  const base = { ok: true as const, kind: 'fix' as const, before: counts(first.report.findings), recommended };
+  if (recommended.length === 0) return { ...base, applied: [], skipped: [], changed: false, after: null, text: null, appearance: null };
+  const fixed = await autofix({ path: req.path, outPath: req.outPath, items: null, recommended, profileId: 'default', context: null });
+  const applied = fixed.applied.map((a) => ({ fixId: a.fixId, count: a.count }));
+  if (!fixed.changed) return { ...base, applied, skipped: fixed.skipped, changed: false, after: null, text: null, appearance: null };
+  const again = await preflight({ path: req.outPath, fileType: 'pdf', profileId: 'default', context: null });
+  // What pdfjs cannot read in the original (a circular page tree, say) cannot be compared; in the fixed file only, it is damage (-1).
+  const textOf = (p: string) => extractText(p).then(visibleChars, () => null);
+  const textBefore = await textOf(req.path);
+  const text = textBefore === null ? null : { before: textBefore, after: (await textOf(req.outPath)) ?? -1 };
+  const unchangedLook = fixed.applied.every((a) => findFix(a.fixId)?.appearance === 'none');
+  const appearance = unchangedLook ? await appearanceOf(req.path, req.outPath) : null;
+  return { ...base, applied, skipped: fixed.skipped, changed: true, after: counts(again.report.findings), text, appearance };
+}
+
+async function pdfaJob(req: Extract<AutofixRequest, { kind: 'pdfa' }>): Promise<Omit<Extract<AutofixAnswer, { kind: 'pdfa' }>, 'id' | 'ms'>> {
+  const failing = (r: Awaited<ReturnType<typeof validate>>) => [...new Set(r.profiles.flatMap((p) => p.failures.map((f) => f.ruleId)))];
+  const before = failing(await validate({ path: req.path, profiles: [req.profile] }));
+  const base = { ok: true as const, kind: 'pdfa' as const, before };
+  if (!findFix('pdfa.prepare')) return { ...base, after: null, compliantAfter: null, skipped: 'pdfa.prepare is not in the fix catalogue yet' };
+  const m = /^([1-4])([abeuf]?)$/.exec(req.profile);
+  const fixParams = m ? { 'pdfa.prepare': { part: Number(m[1]), ...(m[2] ? { conformance: m[2] } : {}) } } : {};
+  const fixed = await autofix({ path: req.path, outPath: req.outPath, items: ['pdfa.prepare'], recommended: null, profileId: 'default', context: null, fixParams });
+  if (!fixed.changed) return { ...base, after: before, compliantAfter: before.length === 0, skipped: fixed.skipped.map((s) => s.reason).join('; ') || null };
+  const again = await validate({ path: req.outPath, profiles: [req.profile] });
+  return { ...base, after: failing(again), compliantAfter: again.compliant, skipped: null };
+}
+
+process.on('message', (req: AutofixRequest) => {
+  const t0 = performance.now();
+  const job = req.kind === 'fix' ? fixJob(req) : pdfaJob(req);
+  job.then(
+    (answer) => process.send?.({ ...answer, id: req.id, ms: performance.now() - t0 } as AutofixAnswer),
+    (err: unknown) => {
+      const e = err as { name?: string; message?: string };
+      process.send?.({ id: req.id, ok: false, name: e?.name ?? 'Error', message: String(e?.message ?? err).split('\n')[0]!, ms: performance.now() - t0 } satisfies AutofixAnswer);
+    },
+  );
+});
+
+process.send?.({ ready: true });

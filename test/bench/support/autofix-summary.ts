@@ -1,0 +1,195 @@
+/**
+ * The figures of `npm run bench:autofix` from per-file outcomes (pure, so the
+ * counting rules are unit-tested: test/unit/bench/autofix-summary.test.ts).
+ *
+ * - Fixable findings gone: of the findings preflight reported with a fix
+ *   available, the share whose check no longer reports anything after autofix
+ *   + repreflight. A file whose fix failed (crash, timeout, refusal) keeps all
+ *   its fixable findings: they count as not gone.
+ * - Damage: a fixed file that qpdf --check rates worse than its original
+ *   (a worse exit status, or the same status with more warning and error
+ *   lines), whose extracted
+ *   text shrank, or — when every applied fix is one that must not change
+ *   appearance — that prints differently inside the TrimBox; and any file
+ *   where autofix itself crashed or ran out of time.
+ * - PDF/A: of the conformance corpus's expected-fail files, the failures in
+ *   pdfa.prepare's scope (metadata and structure) that are gone after it, and
+ *   the files whose every failure was in scope that validate compliant after.
+ */
+import type { FindingCount } from './autofix-child';
+import type { PageDifference } from '../../support/appearance-compare';
+
+export interface QpdfCheck {
+  /** qpdf --check exit status: 0 clean, 3 warnings, 2 errors; null when it could not run. */
+  status: number | null;
+  /** Lines reporting a warning or an error. */
+  issues: number;
+}
+
+export interface FixFileOutcome {
+  file: string;
+  status: 'done' | 'refused' | 'crash' | 'timeout';
+  /** The sentence or error for refused, crash and timeout. */
+  detail?: string;
+  before?: FindingCount[];
+  after?: FindingCount[] | null;
+  changed?: boolean;
+  applied?: { fixId: string; count: number }[];
+  text?: { before: number; after: number } | null;
+  appearance?: PageDifference[] | null;
+  qpdf?: { before: QpdfCheck; after: QpdfCheck } | null;
+}
+
+export interface FixSummary {
+  files: number;
+  refused: number;
+  crashes: number;
+  timeouts: number;
+  changed: number;
+  fixable: number;
+  gone: number;
+  /** Fixable findings still there after the fix, by check id, most first. */
+  remaining: { checkId: string; count: number; files: string[] }[];
+  applied: { fixId: string; files: number }[];
+  damaged: { file: string; why: string }[];
+}
+
+const QPDF_RANK: Record<number, number> = { 0: 0, 3: 1, 2: 2 };
+
+/** Why a fixed file counts as damaged, or null. */
+export function damageOf(o: FixFileOutcome): string | null {
+  if (o.status === 'crash' || o.status === 'timeout') return `autofix ${o.status}: ${o.detail ?? ''}`.trim();
+  if (o.status !== 'done' || !o.changed) return null;
+  const q = o.qpdf;
+  if (q && q.before.status !== null && q.after.status !== null) {
+    const [rankBefore, rankAfter] = [QPDF_RANK[q.before.status] ?? 2, QPDF_RANK[q.after.status] ?? 2];
+    // A better status wins whatever the line count (a file qpdf could not read at all, now read with warnings).
+    if (rankAfter > rankBefore || (rankAfter === rankBefore && q.after.issues > q.before.issues)) return `qpdf --check: ${q.before.issues} issues (exit ${q.before.status}) before, ${q.after.issues} (exit ${q.after.status}) after`;
+  }
+  if (q && q.before.status !== null && q.after.status === null) return 'qpdf could not check the fixed file';
+  if (o.text && o.text.after < 0) return 'the fixed file\'s text could not be read';
+  if (o.text && o.text.after < o.text.before) return `extractable text shrank from ${o.text.before} to ${o.text.after} characters`;
+  const moved = (o.appearance ?? []).filter((d) => d.sizeChanged || d.rmse >= 0.01 || d.changedShare >= 0.001);
+  if (moved.length > 0) return `prints differently inside the TrimBox on page ${moved.map((d) => d.page).join(', ')} (RMSE ${Math.max(...moved.map((d) => d.rmse)).toFixed(3)})`;
+  return null;
+}
+
+export function summariseFixes(outcomes: readonly FixFileOutcome[]): FixSummary {
+  let fixable = 0;
+  let gone = 0;
+  const remaining = new Map<string, { count: number; files: string[] }>();
+  const applied = new Map<string, number>();
+  for (const o of outcomes) {
+    const before = (o.before ?? []).filter((f) => f.fixId !== null);
+    const after = new Set((o.after ?? []).map((f) => f.checkId));
+    for (const f of before) {
+      fixable++;
+      // Nothing changed (or the fix failed): the finding is still there.
+      const stillThere = o.status !== 'done' || !o.changed || after.has(f.checkId);
+      if (!stillThere) {
+        gone++;
+        continue;
+      }
+      const r = remaining.get(f.checkId) ?? { count: 0, files: [] };
+      r.count++;
+      if (r.files.length < 5) r.files.push(o.file);
+      remaining.set(f.checkId, r);
+    }
+    for (const a of o.applied ?? []) applied.set(a.fixId, (applied.get(a.fixId) ?? 0) + 1);
+  }
+  return {
+    files: outcomes.length,
+    refused: outcomes.filter((o) => o.status === 'refused').length,
+    crashes: outcomes.filter((o) => o.status === 'crash').length,
+    timeouts: outcomes.filter((o) => o.status === 'timeout').length,
+    changed: outcomes.filter((o) => o.status === 'done' && o.changed).length,
+    fixable,
+    gone,
+    remaining: [...remaining].map(([checkId, r]) => ({ checkId, ...r })).sort((a, b) => b.count - a.count),
+    applied: [...applied].map(([fixId, files]) => ({ fixId, files })).sort((a, b) => b.files - a.files),
+    damaged: outcomes.flatMap((o) => {
+      const why = damageOf(o);
+      return why ? [{ file: o.file, why }] : [];
+    }),
+  };
+}
+
+/**
+ * Validation rules in pdfa.prepare's scope: metadata and file structure, the
+ * output intent, forbidden actions, annotation flags and appearances.
+ * Everything else (fonts, colour in content, transparency…) is content the
+ * fix does not touch.
+ */
+const PDFA_PREPARE_SCOPE = [
+  'pdfa.file.header',
+  'pdfa.trailer.',
+  'pdfa.catalog.version',
+  'pdfa.output-intent.',
+  'pdfa.metadata.',
+  'pdfa.actions.',
+  'pdfa.annotations.flags',
+  'pdfa.annotations.appearance',
+  'pdfa.forms.need-appearances',
+];
+
+export const inPdfaPrepareScope = (ruleId: string): boolean => PDFA_PREPARE_SCOPE.some((p) => (p.endsWith('.') ? ruleId.startsWith(p) : ruleId === p || ruleId.startsWith(`${p}-`)));
+
+export interface PdfaFileOutcome {
+  file: string;
+  profile: string;
+  status: 'done' | 'skipped' | 'refused' | 'crash' | 'timeout';
+  detail?: string;
+  before?: string[];
+  after?: string[] | null;
+  compliantAfter?: boolean | null;
+}
+
+export interface PdfaSummary {
+  files: number;
+  skipped: number;
+  failed: number;
+  inScopeFailures: number;
+  inScopeGone: number;
+  onlyInScopeFiles: number;
+  onlyInScopeCompliant: number;
+  /** In-scope rules still failing after the fix, most first. */
+  remaining: { ruleId: string; count: number }[];
+  /** Files where the fix made a rule fail that passed before. */
+  regressions: { file: string; ruleIds: string[] }[];
+}
+
+export function summarisePdfa(outcomes: readonly PdfaFileOutcome[]): PdfaSummary {
+  let inScopeFailures = 0;
+  let inScopeGone = 0;
+  let onlyInScopeFiles = 0;
+  let onlyInScopeCompliant = 0;
+  const remaining = new Map<string, number>();
+  const regressions: PdfaSummary['regressions'] = [];
+  for (const o of outcomes) {
+    if (o.status !== 'done' || !o.before) continue;
+    const inScope = o.before.filter(inPdfaPrepareScope);
+    const after = new Set(o.after ?? o.before);
+    inScopeFailures += inScope.length;
+    for (const r of inScope) {
+      if (after.has(r)) remaining.set(r, (remaining.get(r) ?? 0) + 1);
+      else inScopeGone++;
+    }
+    if (o.before.length > 0 && inScope.length === o.before.length) {
+      onlyInScopeFiles++;
+      if (o.compliantAfter) onlyInScopeCompliant++;
+    }
+    const newly = [...after].filter((r) => !o.before!.includes(r));
+    if (newly.length > 0) regressions.push({ file: o.file, ruleIds: newly });
+  }
+  return {
+    files: outcomes.length,
+    skipped: outcomes.filter((o) => o.status === 'skipped').length,
+    failed: outcomes.filter((o) => o.status === 'crash' || o.status === 'timeout' || o.status === 'refused').length,
+    inScopeFailures,
+    inScopeGone,
+    onlyInScopeFiles,
+    onlyInScopeCompliant,
+    remaining: [...remaining].map(([ruleId, count]) => ({ ruleId, count })).sort((a, b) => b.count - a.count),
+    regressions,
+  };
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { damageOf, inPdfaPrepareScope, summariseFixes, summarisePdfa, type FixFileOutcome } from '../../bench/support/autofix-summary';
+
+const finding = (checkId: string, fixId: string | null = 'boxes.normalize') => ({ checkId, fixId, count: 1 });
+const clean = { status: 0, issues: 0 };
+const done = (o: Partial<FixFileOutcome>): FixFileOutcome => ({ file: 'a.pdf', status: 'done', changed: true, before: [], after: [], applied: [], text: null, appearance: null, qpdf: null, ...o });
+
+describe('bench:autofix figures', () => {
+  it('counts a fixable finding gone only when its check no longer reports after a fix that changed the file', () => {
+    const s = summariseFixes([
+      done({ file: 'a.pdf', before: [finding('boxes.trimbox-missing'), finding('fonts.not-embedded', null)], after: [finding('fonts.not-embedded', null)] }),
+      done({ file: 'b.pdf', before: [finding('document.javascript', 'actions.remove')], after: [finding('document.javascript', 'actions.remove')] }),
+      done({ file: 'c.pdf', changed: false, before: [finding('boxes.trimbox-missing')], after: null }),
+      { file: 'd.pdf', status: 'crash', detail: 'RangeError', before: undefined },
+    ]);
+    // fonts.not-embedded has no fix: not counted. b and c keep theirs.
+    expect(s).toMatchObject({ files: 4, fixable: 3, gone: 1, crashes: 1, changed: 2 });
+    expect(s.remaining).toEqual([
+      { checkId: 'document.javascript', count: 1, files: ['b.pdf'] },
+      { checkId: 'boxes.trimbox-missing', count: 1, files: ['c.pdf'] },
+    ]);
+  });
+
+  it('calls a fixed file damaged when qpdf rates it worse, its text shrank, or it prints differently inside the TrimBox', () => {
+    expect(damageOf(done({ qpdf: { before: clean, after: clean }, text: { before: 10, after: 10 } }))).toBeNull();
+    expect(damageOf(done({ qpdf: { before: clean, after: { status: 3, issues: 1 } } }))).toMatch(/^qpdf --check: 0 issues \(exit 0\) before, 1 \(exit 3\) after$/);
+    expect(damageOf(done({ qpdf: { before: { status: 3, issues: 2 }, after: { status: 3, issues: 3 } } }))).toMatch(/2 issues \(exit 3\) before, 3 \(exit 3\) after/);
+    // From unreadable (errors) to readable with warnings is not damage, even with more lines.
+    expect(damageOf(done({ qpdf: { before: { status: 2, issues: 4 }, after: { status: 3, issues: 5 } } }))).toBeNull();
+    expect(damageOf(done({ text: { before: 120, after: 80 } }))).toBe('extractable text shrank from 120 to 80 characters');
+    expect(damageOf(done({ appearance: [{ page: 1, rmse: 0, changedShare: 0, sizeChanged: false }, { page: 2, rmse: 0.05, changedShare: 0.02, sizeChanged: false }] }))).toMatch(/page 2 \(RMSE 0\.050\)/);
+    expect(damageOf({ file: 'x.pdf', status: 'timeout', detail: 'no answer within 120 s' })).toBe('autofix timeout: no answer within 120 s');
+    // A file refused with a reason (password, not a PDF) was not damaged by anyone.
+    expect(damageOf({ file: 'x.pdf', status: 'refused', detail: 'needs a password' })).toBeNull();
+    // Nothing changed: nothing can be damaged.
+    expect(damageOf(done({ changed: false, text: { before: 10, after: 0 } }))).toBeNull();
+  });
+
+  it('puts metadata, trailer, output intent, actions and annotation flags in pdfa.prepare\'s scope, and fonts or colour out of it', () => {
+    for (const id of ['pdfa.metadata.present', 'pdfa.trailer.id', 'pdfa.output-intent.profile', 'pdfa.actions.types', 'pdfa.annotations.flags', 'pdfa.annotations.flags-present', 'pdfa.file.header']) expect(inPdfaPrepareScope(id), id).toBe(true);
+    for (const id of ['pdfa.fonts.embedded', 'pdfa.colour.device-rgb', 'pdfa.annotations.types', 'pdfa.file.headers']) expect(inPdfaPrepareScope(id), id).toBe(false);
+  });
+
+  it('counts in-scope PDF/A failures gone, files made compliant, and rules a fix broke', () => {
+    const s = summarisePdfa([
+      { file: 'a.pdf', profile: '2b', status: 'done', before: ['pdfa.metadata.present', 'pdfa.trailer.id'], after: [], compliantAfter: true },
+      { file: 'b.pdf', profile: '2b', status: 'done', before: ['pdfa.metadata.present', 'pdfa.fonts.embedded'], after: ['pdfa.fonts.embedded'], compliantAfter: false },
+      { file: 'c.pdf', profile: '1b', status: 'done', before: ['pdfa.output-intent.profile'], after: ['pdfa.output-intent.profile', 'pdfa.metadata.info-consistency'], compliantAfter: false },
+      { file: 'd.pdf', profile: '1b', status: 'crash', detail: 'boom' },
+    ]);
+    expect(s).toMatchObject({ files: 4, failed: 1, inScopeFailures: 4, inScopeGone: 3, onlyInScopeFiles: 2, onlyInScopeCompliant: 1 });
+    expect(s.remaining).toEqual([{ ruleId: 'pdfa.output-intent.profile', count: 1 }]);
+    expect(s.regressions).toEqual([{ file: 'c.pdf', ruleIds: ['pdfa.metadata.info-consistency'] }]);
+  });
+});

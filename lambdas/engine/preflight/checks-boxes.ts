@@ -35,9 +35,11 @@ export function checkBoxes(pages: PdfPageFacts[], settings: PreflightSettings): 
     if (on('bleed.insufficient') && declared.TrimBox && requiredBleed > 0 && p.bleedMm) {
       const least = Math.min(p.bleedMm.top, p.bleedMm.right, p.bleedMm.bottom, p.bleedMm.left);
       if (least < requiredBleed - 0.05) {
-        // The fix can only declare bleed the page actually has room for.
+        // boxes.normalize can only declare bleed the page has room for; without
+        // room, bleed.mirror makes the page larger and draws the bleed.
         const room = Math.min(trim[0] - media[0], trim[1] - media[1], media[2] - trim[2], media[3] - trim[3]) * k;
-        out.push({ checkId: 'bleed.insufficient', page: p.page, bbox: bleed, measured: { bleed_mm: p.bleedMm }, required: { required_mm: requiredBleed }, rank: least, fixable: room >= requiredBleed - 0.05 });
+        const fixId = room >= requiredBleed - 0.05 ? 'boxes.normalize' : 'bleed.mirror';
+        out.push({ checkId: 'bleed.insufficient', page: p.page, bbox: bleed, measured: { bleed_mm: p.bleedMm }, required: { required_mm: requiredBleed }, rank: least, fixId });
       }
     }
     // A page whose content could not be read is not known to be empty.

@@ -18,8 +18,10 @@ export interface Observation {
   measured?: unknown;
   required?: unknown;
   bbox?: Rect | null;
-  /** False when the check's fix cannot help in this case; defaults to the catalogue's answer. */
+  /** False when no fix can help in this case; defaults to the catalogue's answer. */
   fixable?: boolean;
+  /** The fix for this case when it is not the check's usual one (bleed the page has no room for: bleed.mirror). */
+  fixId?: string;
   /** Sorts observations within a group: the most severe (lowest) is reported as `measured`. */
   rank?: number;
 }
@@ -60,7 +62,11 @@ export interface Finding {
   bboxPage: number | null;
   measured: unknown;
   required: unknown;
-  fix: { available: boolean; fixId: string | null };
+  /**
+   * `fixId`: the fix for the worst case that has one; `fixIds`, present when the
+   * cases need different fixes, lists them all (recommendedFixes names each).
+   */
+  fix: { available: boolean; fixId: string | null; fixIds?: string[] };
   /**
    * Every located observation, each box once: in page order, on a page the
    * worst first; at most MAX_LOCATIONS_PER_PAGE a page and MAX_LOCATIONS in
@@ -106,7 +112,11 @@ export function groupFindings(
     const worst = group.reduce((a, b) => (rankOf(b) < rankOf(a) ? b : a), first);
     const pages = [...new Set(group.map((o) => o.page).filter((p): p is number => p !== null))].sort((a, b) => a - b);
     const view: GroupView = { observations: group, worst, pages, pagesText: pagesText(pages), count: group.length, subject: first.subject ?? null };
-    const fixId = fixOf(first.checkId);
+    const fixable = group.filter((o) => o.fixable !== false);
+    const fixOfCase = (o: Observation): string | null => o.fixId ?? fixOf(o.checkId);
+    const fixIds = [...new Set(fixable.map(fixOfCase).filter((id): id is string => id !== null))];
+    const worstFixable = fixable.reduce<Observation | undefined>((a, b) => (!a || rankOf(b) < rankOf(a) ? b : a), undefined);
+    const fixId = (worstFixable && fixOfCase(worstFixable)) ?? fixOf(first.checkId);
     const bbox = worst.bbox ?? null;
     const finding: Finding = {
       checkId: first.checkId,
@@ -118,7 +128,7 @@ export function groupFindings(
       bboxPage: bbox ? worst.page : null,
       measured: worst.measured ?? null,
       required: worst.required ?? null,
-      fix: { available: fixId !== null && group.some((o) => o.fixable !== false), fixId },
+      fix: { available: fixIds.length > 0, fixId, ...(fixIds.length > 1 ? { fixIds } : {}) },
     };
     if (pages.length > 1) finding.pages = pages;
     const { locations, truncated } = locationsOf(group);
@@ -181,7 +191,10 @@ export function summarise(findings: Finding[], pages: number): { errors: number;
 /** Fix ids of findings a fix can resolve, in finding order, once each. */
 export function recommendedFixes(findings: Finding[]): string[] {
   const out: string[] = [];
-  for (const f of findings) if (f.fix.available && f.fix.fixId && !out.includes(f.fix.fixId)) out.push(f.fix.fixId);
+  for (const f of findings) {
+    if (!f.fix.available) continue;
+    for (const id of f.fix.fixIds ?? (f.fix.fixId ? [f.fix.fixId] : [])) if (!out.includes(id)) out.push(id);
+  }
   return out;
 }
 

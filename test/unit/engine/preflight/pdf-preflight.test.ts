@@ -106,11 +106,19 @@ describe('PDF preflight, default profile', () => {
   });
 
   describe('bleed.insufficient', () => {
-    it('warns when the page has no bleed, and offers no fix when the page has no room for it', async () => {
+    it('warns when the page has no bleed, and offers mirrored bleed when the page has no room for it', async () => {
       const r = await run({ pages: [{ trimBox: [0, 0, A4[0], A4[1]], font: 'embedded' }] });
       const [f] = find(r.report.findings, 'bleed.insufficient');
-      expect(f).toMatchObject({ severity: 'warn', required: { required_mm: 3 }, fix: { available: false } });
+      expect(f).toMatchObject({ severity: 'warn', required: { required_mm: 3 }, fix: { available: true, fixId: 'bleed.mirror' } });
+      expect(r.report.recommendedFixes).toContain('bleed.mirror');
       expect(f!.message).toBe('Page 1 has 0 mm bleed where 3 mm is required; artwork that reaches the edge may show white slivers after cutting.');
+    });
+    it('names both fixes when some pages have room for the bleed and others do not', async () => {
+      const page = printPage();
+      const r = await run({ pages: [{ ...page, bleedBox: page.trimBox }, { trimBox: [0, 0, A4[0], A4[1]], font: 'embedded' }] });
+      const [f] = find(r.report.findings, 'bleed.insufficient');
+      expect(f!.fix).toMatchObject({ available: true, fixIds: ['boxes.normalize', 'bleed.mirror'] });
+      expect(r.report.recommendedFixes).toEqual(expect.arrayContaining(['boxes.normalize', 'bleed.mirror']));
     });
     it('offers the box fix when the page extends beyond the trim but the BleedBox does not say so', async () => {
       const page = printPage();

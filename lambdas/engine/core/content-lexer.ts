@@ -300,7 +300,7 @@ class Lexer {
 const COMPONENTS: Record<string, number> = { G: 1, DeviceGray: 1, RGB: 3, DeviceRGB: 3, CMYK: 4, DeviceCMYK: 4, I: 1, Indexed: 1 };
 
 /** Bytes of inline image data when stated (/L) or computable (no filter, known colour space). */
-function inlineDataLength(dict: Record<string, Operand>): number | null {
+export function inlineDataLength(dict: Record<string, Operand>): number | null {
   const stated = dict['L'] ?? dict['Length'];
   if (typeof stated === 'number' && stated >= 0) return stated;
   if ((dict['F'] ?? dict['Filter']) !== undefined) return null;

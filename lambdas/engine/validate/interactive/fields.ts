@@ -7,24 +7,10 @@
 import { PDFDict, PDFStream, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import { getDict, getText, name, resolve, resolvedItems, streamBytes, textOf } from '../../core/pdf-objects';
 import { fact } from '../fact';
-
-/** Depth of the field tree followed; real forms nest a few levels. */
-const MAX_FIELD_DEPTH = 32;
+import { formFieldDicts, MAX_FIELD_DEPTH } from '../../core/form-fields';
 
 /** Every field dictionary of the interactive form, depth first (widgets merged with their field included). */
-export const formFields = fact('interactive/form-fields', (m): PDFDict[] => {
-  const ctx = m.context;
-  const out: PDFDict[] = [];
-  const seen = new Set<PDFDict>();
-  const visit = (node: PDFDict, depth: number) => {
-    if (seen.has(node) || depth > MAX_FIELD_DEPTH) return;
-    seen.add(node);
-    out.push(node);
-    for (const kid of resolvedItems(ctx, node.get(name('Kids')))) if (kid instanceof PDFDict) visit(kid, depth + 1);
-  };
-  for (const f of resolvedItems(ctx, getDict(m.catalog, 'AcroForm')?.get(name('Fields')))) if (f instanceof PDFDict) visit(f, 0);
-  return out;
-});
+export const formFields = fact('interactive/form-fields', (m): PDFDict[] => formFieldDicts(m.context, m.catalog));
 
 /** The fully qualified field name (T of the field and its ancestors joined by dots), for examples. */
 export function fieldName(ctx: PDFContext, field: PDFDict): string {

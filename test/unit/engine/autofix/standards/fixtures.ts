@@ -1,0 +1,157 @@
+/**
+ * Helpers for the standards fixes' tests: run a fix through the autofix engine
+ * (or directly with a fixed clock), validate and preflight the result, render
+ * page 1 to raw pixels and extract its text, and build defects the shared
+ * builder has no option for.
+ */
+import { readFileSync } from 'node:fs';
+import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFString } from '@cantoo/pdf-lib';
+import sharp from 'sharp';
+import { expect } from 'vitest';
+import type { OrderContext } from '../../../../../lambdas/domain/model';
+import type { FixOutcome } from '../../../../../lambdas/engine/autofix/fix';
+import { autofix } from '../../../../../lambdas/engine/autofix/index';
+import { openPdfBytes, openPdfFile } from '../../../../../lambdas/engine/core/load-pdf';
+import { renderPreviews } from '../../../../../lambdas/engine/previews/index';
+import { openForRendering } from '../../../../../lambdas/engine/previews/pdfjs';
+import { preflight } from '../../../../../lambdas/engine/preflight/index';
+import { validate } from '../../../../../lambdas/engine/validate/index';
+import type { ValidateProfileCode } from '../../../../../step-definitions/catalogue';
+import { tempFiles } from '../../temp-files';
+
+export const files = tempFiles('autofix-standards');
+
+/** A fixed clock: 2024-05-06 07:08:09 UTC. */
+export const FIXED_NOW = new Date(Date.UTC(2024, 4, 6, 7, 8, 9));
+
+/** Runs fixes through the engine; returns the fixed file's path (the input's when nothing changed). */
+export async function runFixes(bytes: Uint8Array, items: string[], opts: { fixParams?: Record<string, unknown>; context?: OrderContext | null; profileId?: string } = {}) {
+  const path = files.write(bytes, 'pdf');
+  const outPath = `${path}.fixed.pdf`;
+  const result = await autofix({ path, outPath, items, recommended: null, profileId: opts.profileId ?? 'default', context: opts.context ?? null, fixParams: opts.fixParams ?? null });
+  return { path, outPath: result.changed ? outPath : path, result };
+}
+
+/** Opens bytes, applies a fix function directly, saves as the engine does; returns the outcome and the saved bytes. */
+export async function applyDirect(bytes: Uint8Array, fix: (doc: PDFDocument) => FixOutcome | Promise<FixOutcome>) {
+  const { doc } = await openPdfBytes(bytes);
+  const outcome = await fix(doc);
+  const saved = await doc.save({ useObjectStreams: false, updateFieldAppearances: false });
+  return { outcome, bytes: saved, path: files.write(saved, 'pdf') };
+}
+
+export async function failedRules(path: string, profile: ValidateProfileCode): Promise<string[]> {
+  const r = await validate({ path, profiles: [profile] });
+  return r.profiles.flatMap((p) => p.failures.map((f) => f.ruleId));
+}
+
+export async function compliant(path: string, profile: ValidateProfileCode): Promise<boolean> {
+  return (await validate({ path, profiles: [profile] })).compliant;
+}
+
+export async function preflightIds(path: string, profileId: string, context: OrderContext | null = null): Promise<string[]> {
+  const r = await preflight({ path, fileType: 'pdf', profileId, context });
+  return r.report.findings.map((f) => f.checkId);
+}
+
+let renderN = 0;
+/** Page 1 at 72 dpi as raw RGB pixels. */
+export async function pixelsOf(path: string): Promise<{ data: Buffer; width: number; height: number }> {
+  const r = await renderPreviews({ path, fileType: 'pdf', params: { dpi: 72, format: 'png', pages: '1', thumbnail: false }, outDir: files.path(`render${++renderN}`) });
+  const image = r.images.find((i) => i.role === 'preview' && i.page === 1);
+  expect(image, 'page 1 rendered').toBeDefined();
+  const { data, info } = await sharp(image!.path).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/** Asserts two files render page 1 alike: the same size, and no channel differing by more than `tolerance` on more than 0.1 % of the pixels. */
+export async function expectSameRendering(before: string, after: string, tolerance = 8): Promise<void> {
+  const [a, b] = await Promise.all([pixelsOf(before), pixelsOf(after)]);
+  expect([b.width, b.height]).toEqual([a.width, a.height]);
+  let differing = 0;
+  for (let i = 0; i < a.data.length; i += 3) {
+    if (Math.abs(a.data[i]! - b.data[i]!) > tolerance || Math.abs(a.data[i + 1]! - b.data[i + 1]!) > tolerance || Math.abs(a.data[i + 2]! - b.data[i + 2]!) > tolerance) differing++;
+  }
+  expect(differing / (a.width * a.height)).toBeLessThan(0.001);
+}
+
+/** The text of page 1 as pdfjs extracts it. */
+export async function textOf(path: string): Promise<string> {
+  const pdf = await openForRendering(new Uint8Array(readFileSync(path)));
+  try {
+    const content = await (await pdf.getPage(1)).getTextContent();
+    return content.items.map((i) => ('str' in i ? i.str : '')).join('');
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+/** Re-opens a file with the engine's loader (throws if it does not load). */
+export async function reopen(path: string) {
+  return (await openPdfFile(path)).doc;
+}
+
+/** The Info dictionary's text entries and names (as text). */
+export function infoOf(doc: PDFDocument): Record<string, string> {
+  const info = doc.context.lookup(doc.context.trailerInfo.Info);
+  const out: Record<string, string> = {};
+  if (!(info instanceof PDFDict)) return out;
+  for (const [k, v] of info.entries()) {
+    const value = v instanceof PDFName ? v.decodeText() : 'decodeText' in v ? (v as PDFString).decodeText() : v.toString();
+    out[k.decodeText()] = value;
+  }
+  return out;
+}
+
+/** The catalog's XMP packet as text. */
+export function xmpText(doc: PDFDocument): string {
+  const ref = doc.catalog.get(PDFName.of('Metadata'));
+  const stream = doc.context.lookup(ref);
+  return stream && 'getContents' in stream ? new TextDecoder().decode((stream as { getContents(): Uint8Array }).getContents()) : '';
+}
+
+/** Edits a saved PDF's objects and saves again (classic xref, metadata untouched). */
+export async function edit(bytes: Uint8Array, change: (doc: PDFDocument) => void): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(bytes, { updateMetadata: false });
+  change(doc);
+  return doc.save({ useObjectStreams: false });
+}
+
+/** Sets Info entries (strings, or names when given as `/Name`). */
+export function setInfo(doc: PDFDocument, entries: Record<string, string>): void {
+  const ctx = doc.context;
+  let info = ctx.lookup(ctx.trailerInfo.Info);
+  if (!(info instanceof PDFDict)) {
+    info = ctx.obj({});
+    ctx.trailerInfo.Info = ctx.register(info as PDFDict);
+  }
+  for (const [k, v] of Object.entries(entries)) (info as PDFDict).set(PDFName.of(k), v.startsWith('/') ? PDFName.of(v.slice(1)) : PDFString.of(v));
+}
+
+/** A stand-in ICC profile: a valid 128-byte header (class, colour space, version) and an empty tag table; the fixes read only the header. */
+export function iccHeaderOnly(deviceClass: string, colourSpace: string, major = 2): Uint8Array {
+  const out = new Uint8Array(132);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, 132);
+  out[8] = major;
+  out[9] = 0x10;
+  const put = (at: number, s: string) => [...s].forEach((c, i) => (out[at + i] = c.charCodeAt(0)));
+  put(12, deviceClass);
+  put(16, colourSpace);
+  put(20, 'Lab ');
+  put(36, 'acsp');
+  return out;
+}
+
+/** Sets an annotation flag value on every annotation of page 1. */
+export function setAnnotationFlags(doc: PDFDocument, flags: number | null): void {
+  const annots = doc.getPage(0).node.lookup(PDFName.of('Annots'));
+  if (!annots || !('size' in annots)) return;
+  const arr = annots as unknown as { size(): number; lookup(i: number): unknown };
+  for (let i = 0; i < arr.size(); i++) {
+    const a = arr.lookup(i);
+    if (!(a instanceof PDFDict)) continue;
+    if (flags === null) a.delete(PDFName.of('F'));
+    else a.set(PDFName.of('F'), PDFNumber.of(flags));
+  }
+}

@@ -3,6 +3,7 @@
  * id. A test holds the two equal: no entry without an implementation, no
  * implementation the catalogue does not describe.
  */
+import { CONTENT_FIX_IMPLEMENTATIONS } from './content';
 import type { Fix } from './fix';
 import { removeActions } from './fix-actions';
 import { normalizeBoxes } from './fix-boxes';
@@ -13,6 +14,7 @@ import { STANDARDS_FIX_IMPLEMENTATIONS } from './standards';
 export const FIX_IMPLEMENTATIONS: Readonly<Record<string, Fix>> = {
   ...PAGE_FIX_IMPLEMENTATIONS,
   ...INTERACTIVE_FIX_IMPLEMENTATIONS,
+  ...CONTENT_FIX_IMPLEMENTATIONS,
   ...STANDARDS_FIX_IMPLEMENTATIONS,
   'boxes.normalize': (doc, ctx) => normalizeBoxes(doc, ctx.order),
   'actions.remove': (doc, ctx) => removeActions(doc, { uri: ctx.params.uri === true }),

@@ -10,6 +10,7 @@
  * promises a fix the engine does not have (a test holds the two equal).
  */
 import { BOX_FIXES } from './boxes';
+import { CONTENT_FIXES } from './content';
 import { DOCUMENT_FIXES } from './document';
 import { INTERACTIVE_FIXES } from './interactive';
 import { BLEED_FIXES, PAGE_FIXES } from './pages';
@@ -18,7 +19,7 @@ import type { FixInfo } from './types';
 
 export type { FixInfo, FixParamSpec } from './types';
 
-export const FIXES: readonly FixInfo[] = [...PAGE_FIXES, ...BOX_FIXES, ...BLEED_FIXES, ...DOCUMENT_FIXES, ...INTERACTIVE_FIXES, ...STANDARDS_FIXES];
+export const FIXES: readonly FixInfo[] = [...PAGE_FIXES, ...BOX_FIXES, ...BLEED_FIXES, ...DOCUMENT_FIXES, ...INTERACTIVE_FIXES, ...CONTENT_FIXES, ...STANDARDS_FIXES];
 
 export function findFix(id: string): FixInfo | undefined {
   return FIXES.find((f) => f.id === id);

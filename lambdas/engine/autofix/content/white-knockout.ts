@@ -1,0 +1,74 @@
+/**
+ * overprint.white-knockout: white objects set to overprint are turned back to
+ * knockout. White is no ink; overprinted, it lets everything underneath show
+ * through, so the object disappears in print although every screen preview
+ * shows it (a classic: white text on a photo, set to overprint by a "black
+ * overprints" style applied too widely).
+ *
+ * What is white: paint that puts down no ink, as preflight's overprint.white
+ * check judges it (PaintSummary.white: CMYK 0/0/0/0, gray 1, RGB 1/1/1, tint
+ * 0). Changed: filled and stroked paths and text whose painted colour is white
+ * while overprint is on for it (op for fills, OP for strokes). An ExtGState
+ * turning overprint off for that side is set just before the object (before
+ * its path starts for a path: no state may change inside one) and one
+ * restoring the previous state just after, so nothing else changes.
+ *
+ * Left: images and shadings (white there is a matter of pixels), content in
+ * forms without their own /Resources (counted), and what content-edit.ts never
+ * edits (annotation appearances, patterns, soft masks).
+ */
+import type { PDFDocument } from '@cantoo/pdf-lib';
+import type { FixOutcome } from '../fix';
+import { editContent } from './content-edit';
+import { overprintState } from './overprint-black';
+
+const TEXT_SHOW = new Set(['Tj', 'TJ', "'", '"']);
+const FILL_PATH = new Set(['f', 'F', 'f*', 'B', 'B*', 'b', 'b*']);
+const STROKE_PATH = new Set(['S', 's', 'B', 'B*', 'b', 'b*']);
+const FILLS = [true, false, true, false, true, false, true, false];
+const STROKES = [false, true, true, false, false, true, true, false];
+
+export function whiteKnockout(doc: PDFDocument): FixOutcome {
+  let noResources = 0;
+  const result = editContent(doc, (site) => {
+    const { x, op } = site;
+    const g = x.gs;
+    let fills: boolean;
+    let strokes: boolean;
+    let from = site.index;
+    if (TEXT_SHOW.has(op.op)) {
+      const mode = g.render >= 0 && g.render <= 7 ? g.render : 0;
+      if (!g.font) return;
+      fills = FILLS[mode]!;
+      strokes = STROKES[mode]!;
+    } else if (FILL_PATH.has(op.op) || STROKE_PATH.has(op.op)) {
+      if (site.pathStart < 0) return;
+      fills = FILL_PATH.has(op.op);
+      strokes = STROKE_PATH.has(op.op);
+      from = site.pathStart;
+    } else return;
+    const fillOff = fills && g.fillOverprint && x.fillPaint().white;
+    const strokeOff = strokes && g.strokeOverprint && x.strokePaint().white;
+    if (!fillOff && !strokeOff) return;
+    if (!site.canAddResources) {
+      noResources++;
+      return;
+    }
+    const mode = g.overprintMode === 1 ? 1 : 0;
+    const off = overprintState(g.strokeOverprint && !strokeOff, g.fillOverprint && !fillOff, mode);
+    const back = overprintState(g.strokeOverprint, g.fillOverprint, mode);
+    site.need(off);
+    site.need(back);
+    site.before(`/${off.key} gs`, from);
+    site.after(`/${back.key} gs`);
+    site.tally();
+  });
+  const notes = [
+    result.copies > 0 ? `${result.copies} form XObject(s) copied because their uses differ` : '',
+    noResources > 0 ? `${noResources} object(s) in forms without their own resources left` : '',
+    result.unreadPages.length > 0 ? `page(s) ${result.unreadPages.join(', ')} not read completely and left` : '',
+  ].filter(Boolean);
+  const detail = `${result.tally} white object(s) set to knock out instead of overprinting${notes.length ? `; ${notes.join('; ')}` : ''}`;
+  if (result.tally === 0) return { count: 0, pages: [], detail, ...(notes.length > 0 ? { skipReason: `Nothing was changed: ${notes.join('; ')}.` } : {}) };
+  return { count: result.tally, pages: result.pages, detail };
+}

@@ -12,6 +12,7 @@ import type { OrderContext } from '../../domain/model';
 import { findFix, findPreflightProfile, fixOrder, fixParams, PREFLIGHT_PROFILES } from '../catalog';
 import { openPdfBytes, openPdfFile } from '../core/load-pdf';
 import { FIX_IMPLEMENTATIONS } from './registry';
+import { dropUnreferencedObjects } from './unreferenced';
 
 export interface AutofixInput {
   path: string;
@@ -61,6 +62,8 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
 
   const changed = applied.length > 0;
   if (changed) {
+    // What the fixes took out must leave the file, not linger as unreferenced objects.
+    dropUnreferencedObjects(pdf.doc);
     // Classic cross-reference tables: readable by every workflow, and required by PDF/A-1.
     const bytes = await pdf.doc.save({ useObjectStreams: false, updateFieldAppearances: false });
     await openPdfBytes(bytes).catch((e: unknown) => {

@@ -1,6 +1,6 @@
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { PDFDict, PDFName } from '@cantoo/pdf-lib';
+import { PDFDict, PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import type { OrderContext } from '../../../../lambdas/domain/model';
 import { autofix } from '../../../../lambdas/engine/autofix/index';
 import { inventoryActions } from '../../../../lambdas/engine/core/actions';
@@ -113,6 +113,20 @@ describe('autofix', () => {
     expect(defaults.result.applied.map((a) => a.fixId)).toEqual(['boxes.normalize', 'actions.remove']);
     expect(defaults.result.runtimeParams).toMatchObject({ profileId: 'default', fixes: ['boxes.normalize', 'actions.remove'], fixesFrom: 'profile' });
     expect((await fix(spec, { recommended: [] })).result).toMatchObject({ changed: false, applied: [], skipped: [] });
+  });
+
+  it('leaves nothing it removed in the file: no unreferenced object survives the save', async () => {
+    const built = await PDFDocument.load(await buildPdf({ pages: 1 }));
+    await built.attach(Buffer.from('confidential price list'), 'secret-marker-4711.txt', { mimeType: 'text/plain' });
+    const path = files.write(await built.save({ useObjectStreams: false }), 'pdf');
+    expect(readFileSync(path).toString('latin1')).toContain('secret-marker-4711');
+    const outPath = `${path}.fixed.pdf`;
+    const result = await autofix({ path, outPath, items: ['attachments.remove'], recommended: null, profileId: 'default', context: null });
+    expect(result.changed).toBe(true);
+    expect(readFileSync(outPath).toString('latin1')).not.toContain('secret-marker-4711');
+    // The file still has everything it shows.
+    const { doc } = await openPdfFile(outPath);
+    expect(doc.getPageCount()).toBe(1);
   });
 
   it('applies fixes in the catalogue\'s order, whatever order they were named in', async () => {

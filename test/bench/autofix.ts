@@ -70,8 +70,9 @@ async function qpdfCheck(file: string): Promise<QpdfCheck> {
   if (!withQpdf) return { status: null, issues: 0 };
   const run = await runTool('qpdf', ['--check', file], 60_000);
   if (run.outcome === 'timeout' || run.exitCode === null) return { status: null, issues: 0 };
-  // Warnings, errors, and qpdf's own fatal line ("qpdf: file: unable to …").
-  const issues = `${run.stdout}\n${run.stderr}`.split('\n').filter((l) => /warning|error|^qpdf: /i.test(l)).length;
+  // WARNING and ERROR lines, and qpdf's own fatal line ("qpdf: file: unable to …"); not its
+  // "No syntax or stream encoding errors found" nor "operation succeeded with warnings".
+  const issues = `${run.stdout}\n${run.stderr}`.split('\n').filter((l) => /^(WARNING|ERROR)\b/i.test(l) || (/^qpdf: /.test(l) && !/operation succeeded/.test(l))).length;
   return { status: run.exitCode, issues };
 }
 
@@ -153,11 +154,11 @@ async function pdfaPart(): Promise<void> {
     await rm(outPath, { force: true });
   });
   const s = summarisePdfa(outcomes);
-  if (s.skipped === s.files) {
-    console.log(`  Skipped: ${outcomes[0]?.detail ?? 'pdfa.prepare did not run'}.`);
-    return;
-  }
-  console.log(`  ${s.files} files: ${s.failed} could not be fixed (crash, timeout or refused).`);
+  const skippedWhy = new Map<string, number>();
+  for (const o of outcomes) if (o.status === 'skipped') skippedWhy.set(o.detail ?? '', (skippedWhy.get(o.detail ?? '') ?? 0) + 1);
+  console.log(`  ${s.files} files: ${s.files - s.skipped} prepared, ${s.skipped} not in the fix's scope, ${s.failed} could not be fixed (crash, timeout or refused).`);
+  for (const [why, count] of [...skippedWhy].sort((a, b) => b[1] - a[1])) console.log(`    not prepared ×${count}: ${why}`);
+  if (s.skipped === s.files) return;
   console.log(`  Metadata and structure failures gone after pdfa.prepare: ${s.inScopeGone}/${s.inScopeFailures} = ${pct(s.inScopeGone, s.inScopeFailures)}.`);
   console.log(`  Files whose only failures were metadata and structure, compliant after: ${s.onlyInScopeCompliant}/${s.onlyInScopeFiles} = ${pct(s.onlyInScopeCompliant, s.onlyInScopeFiles)}.`);
   for (const r of s.remaining.slice(0, listLimit)) console.log(`    still failing: ${r.ruleId} ×${r.count}`);

@@ -33,10 +33,16 @@ export function dropUnreferencedObjects(doc: PDFDocument): number {
     }
   }
   let dropped = 0;
+  let largest = 0;
   for (const [ref] of context.enumerateIndirectObjects()) {
-    if (reached.has(ref.toString())) continue;
+    if (reached.has(ref.toString())) {
+      largest = Math.max(largest, ref.objectNumber);
+      continue;
+    }
     context.delete(ref);
     dropped++;
   }
+  // The trailer's /Size is one more than this; left at an object now gone, qpdf warns about the count.
+  if (dropped > 0) context.largestObjectNumber = largest;
   return dropped;
 }

@@ -29,7 +29,10 @@ export function checkColour(pages: InventoryPage[], settings: PreflightSettings)
       for (const name of inventory.spotColours) {
         if (NOT_SPOT.has(name)) continue;
         const uses = inventory.colours.filter((c) => c.space.colorants?.includes(name));
-        out.push({ checkId: 'colour.spot', page, subject: name, bbox: unionOf(uses), measured: { spot: name, kinds: kindsOf(uses) }, required: 'process colours only' });
+        // color.spot-to-process converts what text and vectors paint in a space with a CMYK alternate;
+        // a spot in an image or shading, or with another alternate, stays (so it is not offered).
+        const fixable = uses.length > 0 && uses.every((u) => (u.kind === 'text' || u.kind === 'vector') && u.space.base?.family === 'DeviceCMYK');
+        out.push({ checkId: 'colour.spot', page, subject: name, bbox: unionOf(uses), measured: { spot: name, kinds: kindsOf(uses) }, required: 'process colours only', fixable });
       }
     }
 

@@ -12,7 +12,7 @@
  */
 import '../../../lambdas/platform/polyfills';
 import { autofix } from '../../../lambdas/engine/autofix';
-import { findFix } from '../../../lambdas/engine/catalog';
+import { findFix, paramProblem } from '../../../lambdas/engine/catalog';
 import { preflight } from '../../../lambdas/engine/preflight';
 import { validate } from '../../../lambdas/engine/validate';
 import type { ValidateProfileCode } from '../../../step-definitions/catalogue';
@@ -96,11 +96,16 @@ async function fixJob(req: Extract<AutofixRequest, { kind: 'fix' }>): Promise<Om
 
 async function pdfaJob(req: Extract<AutofixRequest, { kind: 'pdfa' }>): Promise<Omit<Extract<AutofixAnswer, { kind: 'pdfa' }>, 'id' | 'ms'>> {
   const failing = (r: Awaited<ReturnType<typeof validate>>) => [...new Set(r.profiles.flatMap((p) => p.failures.map((f) => f.ruleId)))];
+  const info = findFix('pdfa.prepare');
+  if (!info) return { ok: true, kind: 'pdfa', before: [], after: null, compliantAfter: null, skipped: 'pdfa.prepare is not in the fix catalogue yet' };
+  // Only the parts and levels the fix claims: preparing a 1a file as 1b would be a different question.
+  const m = /^([1-4])([abeuf]?)$/.exec(req.profile);
+  const params = { part: Number(m?.[1]), conformance: m?.[2] ?? '' };
+  const unsupported = info.params.map((p) => paramProblem(p, params[p.name as keyof typeof params])).find((problem) => problem !== null);
+  if (!m || unsupported) return { ok: true, kind: 'pdfa', before: [], after: null, compliantAfter: null, skipped: `pdfa.prepare does not prepare PDF/A-${req.profile} (${unsupported ?? 'not a PDF/A profile'})` };
   const before = failing(await validate({ path: req.path, profiles: [req.profile] }));
   const base = { ok: true as const, kind: 'pdfa' as const, before };
-  if (!findFix('pdfa.prepare')) return { ...base, after: null, compliantAfter: null, skipped: 'pdfa.prepare is not in the fix catalogue yet' };
-  const m = /^([1-4])([abeuf]?)$/.exec(req.profile);
-  const fixParams = m ? { 'pdfa.prepare': { part: Number(m[1]), ...(m[2] ? { conformance: m[2] } : {}) } } : {};
+  const fixParams = { 'pdfa.prepare': params };
   const fixed = await autofix({ path: req.path, outPath: req.outPath, items: ['pdfa.prepare'], recommended: null, profileId: 'default', context: null, fixParams });
   if (!fixed.changed) return { ...base, after: before, compliantAfter: before.length === 0, skipped: fixed.skipped.map((s) => s.reason).join('; ') || null };
   const again = await validate({ path: req.outPath, profiles: [req.profile] });

@@ -92,7 +92,7 @@ export function summariseFixes(outcomes: readonly FixFileOutcome[]): FixSummary 
       }
       const r = remaining.get(f.checkId) ?? { count: 0, files: [] };
       r.count++;
-      if (r.files.length < 5) r.files.push(o.file);
+      if (r.files.length < 5 && !r.files.includes(o.file)) r.files.push(o.file);
       remaining.set(f.checkId, r);
     }
     for (const a of o.applied ?? []) applied.set(a.fixId, (applied.get(a.fixId) ?? 0) + 1);

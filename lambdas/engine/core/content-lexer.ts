@@ -262,39 +262,33 @@ class Lexer {
       }
     }
     this.pos++; // the single white-space character after ID
-    // Where the data length is known (stated by PDF 2.0's /L, or computable for
-    // unfiltered data), trust it when it lands on EI: the data may contain "EI".
-    const length = inlineDataLength(dict);
-    if (length !== null) {
-      const end = skipWs(this.b, this.pos + length);
-      if (this.isEiAt(end)) {
-        this.pos = end + 2;
-        return { dict };
-      }
-    }
-    this.skipToEi();
+    this.pos = inlineDataEnd(this.b, this.pos, inlineDataLength(dict));
     return { dict };
   }
+}
 
-  private isEiAt(i: number): boolean {
-    const b = this.b;
-    return b[i] === 0x45 && b[i + 1] === 0x49 && (i + 2 >= b.length || WS[b[i + 2]!] === 1 || DELIM[b[i + 2]!] === 1);
+/**
+ * Where inline image data that starts at `data` ends: the position just after
+ * its EI, or the end of the bytes. Where the data length is known (stated by
+ * PDF 2.0's /L, or computable for unfiltered data), it is trusted when it
+ * lands on EI: the data may contain "EI". Otherwise the first `EI` preceded by
+ * white space, followed by white space, a delimiter or the end, and then by
+ * text rather than binary data (as pdf.js also requires). Shared with
+ * inline-images.ts, which must find the same end to copy an image verbatim.
+ */
+export function inlineDataEnd(b: Uint8Array, data: number, length: number | null): number {
+  if (length !== null) {
+    const end = skipWs(b, data + length);
+    if (isEiAt(b, end)) return end + 2;
   }
+  for (let i = data; i < b.length - 1; i++) {
+    if (b[i] === 0x45 && b[i + 1] === 0x49 && (i === data || WS[b[i - 1]!]) && isEiAt(b, i) && textFollows(b, i + 2)) return i + 2;
+  }
+  return b.length;
+}
 
-  /**
-   * `EI` preceded by white space, followed by white space, a delimiter or the
-   * end, and then by text rather than binary data (as pdf.js also requires).
-   */
-  private skipToEi(): void {
-    const b = this.b;
-    for (let i = this.pos; i < b.length - 1; i++) {
-      if (b[i] === 0x45 && b[i + 1] === 0x49 && (i === this.pos || WS[b[i - 1]!]) && this.isEiAt(i) && textFollows(b, i + 2)) {
-        this.pos = i + 2;
-        return;
-      }
-    }
-    this.pos = b.length;
-  }
+function isEiAt(b: Uint8Array, i: number): boolean {
+  return b[i] === 0x45 && b[i + 1] === 0x49 && (i + 2 >= b.length || WS[b[i + 2]!] === 1 || DELIM[b[i + 2]!] === 1);
 }
 
 const COMPONENTS: Record<string, number> = { G: 1, DeviceGray: 1, RGB: 3, DeviceRGB: 3, CMYK: 4, DeviceCMYK: 4, I: 1, Indexed: 1 };

@@ -30,25 +30,21 @@
  *
  * Writing: unchanged operations are written from the lexer's values (numbers
  * exactly, strings as bytes, names escaped), inline images are copied byte for
- * byte (interactive/inline-images.ts); a stream whose inline images cannot be
- * located exactly is not rewritten.
+ * byte (core/content-writer.ts, core/inline-images.ts); a stream whose inline
+ * images cannot be located exactly is not rewritten. The per-use bookkeeping
+ * and the writing live in content-use.ts.
  */
-import { PDFDict, PDFRef, PDFStream, type PDFContext, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
-import { isName, operations, type Operand, type Operation } from '../../core/content-lexer';
+import { PDFStream, type PDFDict, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
+import { isName, type Operation } from '../../core/content-lexer';
+import { nameToken, shortNumber, withContent } from '../../core/content-writer';
 import { Executor } from '../../core/interpret/executor';
 import { pageInterpreter } from '../../core/interpret/interpret-document';
 import type { ContentObserver, ObservedStream } from '../../core/interpret/observer';
-import { contentBytes, inheritedResources } from '../../core/page-content';
-import { getDict, name, resolve, streamBytes } from '../../core/pdf-objects';
-import { ContentBuilder, nameToken, stringToken } from '../interactive/content-writer';
-import { inlineDataLength, inlineImageSpans } from '../interactive/inline-images';
+import { getDict, name } from '../../core/pdf-objects';
+import type { FixOutcome } from '../fix';
+import { addResource, canWrite, resourceName, signature, sourceBytes, writeOperations, type NeededResource, type OpEdit, type Use } from './content-use';
 
-/** A resource an edit's text names: added to the stream's resources when the edit is written. */
-export interface NeededResource {
-  category: 'ExtGState' | 'ColorSpace';
-  key: string;
-  make: (context: PDFContext) => PDFObject;
-}
+export { writeOperations, type NeededResource } from './content-use';
 
 /** What an editor sees at one operation, and how it asks for changes. */
 export interface EditSite {
@@ -82,35 +78,6 @@ export interface EditResult {
   copies: number;
   /** Pages left alone because they could not be read completely. */
   unreadPages: number[];
-}
-
-interface OpEdit {
-  before: string[];
-  replace?: string;
-  after: string[];
-  tally: number;
-}
-
-interface Link {
-  index: number;
-  operand: string;
-  child: Use;
-}
-
-interface Use {
-  stream: PDFStream | null;
-  page: number;
-  pageNode: PDFDict | null;
-  resources: PDFDict | undefined;
-  canAddResources: boolean;
-  editable: boolean;
-  count: number;
-  pathStart: number;
-  lastOperand: string | null;
-  edits: Map<number, OpEdit>;
-  needs: Map<string, NeededResource>;
-  links: Link[];
-  sig?: string;
 }
 
 const PATH_CONSTRUCTION = new Set(['m', 'l', 'c', 'v', 'y', 'h', 're']);
@@ -311,153 +278,24 @@ export function editContent(doc: PDFDocument, editor: ContentEditor): EditResult
   }
 }
 
-/** A use's signature: its own edits and those of the forms it paints; '' when nothing changes. */
-function signature(u: Use): string {
-  if (u.sig !== undefined) return u.sig;
-  if (!u.editable) return (u.sig = '');
-  const parts: string[] = [];
-  for (const i of [...u.edits.keys()].sort((a, b) => a - b)) {
-    const e = u.edits.get(i)!;
-    parts.push(`${i}:${JSON.stringify([e.before, e.replace ?? null, e.after])}`);
-  }
-  for (const l of u.links) {
-    const s = signature(l.child);
-    if (s !== '') parts.push(`D${l.index}{${s}}`);
-  }
-  if (parts.length > 0) parts.push(...[...u.needs.keys()].sort());
-  return (u.sig = parts.join('|'));
-}
-
-function sourceBytes(context: PDFContext, u: Use): Uint8Array | null {
-  return u.stream ? streamBytes(u.stream) : contentBytes(context, u.pageNode!.get(name('Contents')));
-}
-
-/** The use's own edits apply (operations and inline images located) and the resources it needs can be added. */
-function canWrite(context: PDFContext, u: Use): boolean {
-  const bytes = sourceBytes(context, u);
-  if (bytes === null || writeOperations(bytes, u.edits) === null) return false;
-  const resources = u.stream ? getDict(u.stream.dict, 'Resources') : inheritedResources(context, u.pageNode!);
-  for (const need of u.needs.values()) {
-    const existing = getDict(resources, need.category)?.get(name(need.key));
-    if (existing !== undefined && String(resolve(context, existing)) !== String(need.make(context))) return false;
-  }
-  return true;
-}
-
-/** Names `ref` in the XObject resources of `u` (an existing entry for it, else a fresh name based on `base`). */
-function resourceName(context: PDFContext, u: Use, base: string, ref: PDFRef): string | null {
-  const resources = ensureResources(context, u);
-  if (!resources) return null;
-  let xobjects = getDict(resources, 'XObject');
-  if (!xobjects) {
-    xobjects = context.obj({});
-    resources.set(name('XObject'), xobjects);
-  }
-  for (const [k, v] of xobjects.entries()) if (v === ref) return k.decodeText();
-  for (let n = 1; ; n++) {
-    const key = `${base}_pl${n}`;
-    if (!xobjects.has(name(key))) {
-      xobjects.set(name(key), ref);
-      return key;
-    }
-  }
-}
-
-/** Adds a needed resource under its key (canWrite checked that the key is free or holds the same). */
-function addResource(context: PDFContext, u: Use, need: NeededResource): void {
-  const resources = ensureResources(context, u);
-  if (!resources) return;
-  let dict = getDict(resources, need.category);
-  if (!dict) {
-    dict = context.obj({});
-    resources.set(name(need.category), dict);
-  }
-  const existing = dict.get(name(need.key));
-  if (existing === undefined) dict.set(name(need.key), context.register(need.make(context)));
-}
-
-/** The resources a use's names resolve in, created on a page that has none. */
-function ensureResources(context: PDFContext, u: Use): PDFDict | undefined {
-  if (u.stream) return getDict(u.stream.dict, 'Resources');
-  const found = inheritedResources(context, u.pageNode!);
-  if (found) return found;
-  const fresh = context.obj({});
-  u.pageNode!.set(name('Resources'), fresh);
-  u.resources = fresh;
-  return fresh;
-}
-
-/** A stream with `old`'s dictionary entries and new, Flate-compressed content. */
-function withContent(context: PDFContext, old: PDFStream, bytes: Uint8Array): PDFStream {
-  const fresh = context.flateStream(bytes);
-  for (const [k, v] of old.dict.entries()) {
-    const key = k.decodeText();
-    if (key === 'Filter' || key === 'DecodeParms' || key === 'Length' || key === 'DL') continue;
-    fresh.dict.set(k, v);
-  }
-  return fresh;
-}
-
 /**
- * The stream written again with `edits` applied, or null when it cannot be
- * done faithfully (inline images not located, fewer operations than edited).
+ * The outcome of a content fix from its edit result: `done` says what was
+ * changed; the notes say what was left and why, between the two every content
+ * fix reports (forms copied, pages not read completely). When nothing changed
+ * and something was left, skipReason starts with `nothing` and lists it.
  */
-export function writeOperations(bytes: Uint8Array, edits: ReadonlyMap<number, { before: string[]; replace?: string; after: string[] }>): Uint8Array | null {
-  const ops = [...operations(bytes)];
-  for (const i of edits.keys()) if (i >= ops.length) return null;
-  const images = ops.filter((o) => o.op === 'BI');
-  let spans: { start: number; end: number }[] = [];
-  if (images.length > 0) {
-    spans = inlineImageSpans(bytes, (k) => {
-      const d = images[k]?.operands[0];
-      return d && typeof d === 'object' && 'dict' in d ? inlineDataLength(d.dict) : null;
-    });
-    if (spans.length !== images.length) return null;
-  }
-  const out = new ContentBuilder();
-  let image = 0;
-  ops.forEach((op, i) => {
-    const e = edits.get(i);
-    for (const t of e?.before ?? []) out.line(t);
-    if (op.op === 'BI') {
-      const span = spans[image++]!;
-      out.bytes(bytes.subarray(span.start, span.end));
-      out.line('');
-    } else out.line(e?.replace ?? operationText(op));
-    for (const t of e?.after ?? []) out.line(t);
-  });
-  return out.build();
-}
-
-/** A number as PDF writes it: no exponent, and exactly the value read (1e-7 is 0.0000001). */
-export function exactNumber(n: number): string {
-  if (!Number.isFinite(n)) return '0';
-  const s = String(n);
-  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
-  if (!m) return s;
-  const [, sign, lead, frac = '', exp] = m;
-  const digits = lead! + frac;
-  const e = Number(exp);
-  if (e < 0) return `${sign}0.${'0'.repeat(-e - 1)}${digits}`;
-  return `${sign}${digits.padEnd(e + 1, '0').slice(0, e + 1)}${digits.length > e + 1 ? `.${digits.slice(e + 1)}` : ''}`;
-}
-
-export function operandText(o: Operand): string {
-  if (o === null) return 'null';
-  if (typeof o === 'number') return exactNumber(o);
-  if (typeof o === 'boolean') return o ? 'true' : 'false';
-  if (Array.isArray(o)) return `[${o.map(operandText).join(' ')}]`;
-  if (isName(o)) return nameToken(o.name);
-  if ('bytes' in o) return stringToken(o.bytes);
-  return `<<${Object.entries(o.dict).map(([k, v]) => `${nameToken(k)} ${operandText(v)}`).join(' ')}>>`;
-}
-
-export function operationText(op: Operation): string {
-  return op.operands.length === 0 ? op.op : `${op.operands.map(operandText).join(' ')} ${op.op}`;
+export function editOutcome(result: EditResult, done: string, nothing: string, notes: string[] = []): FixOutcome {
+  const all = [
+    result.copies > 0 ? `${result.copies} form XObject(s) copied because their uses differ` : '',
+    ...notes,
+    result.unreadPages.length > 0 ? `page(s) ${result.unreadPages.join(', ')} not read completely and left` : '',
+  ].filter(Boolean);
+  const detail = `${done}${all.length ? `; ${all.join('; ')}` : ''}`;
+  if (result.tally === 0) return { count: 0, pages: [], detail, ...(all.length > 0 ? { skipReason: `${nothing}: ${all.join('; ')}.` } : {}) };
+  return { count: result.tally, pages: result.pages, detail };
 }
 
 /** A number for written colour values: at most 4 decimals (tint conversions produce long fractions). */
 export function colourNumber(v: number): string {
-  const r = Math.round(Math.min(1, Math.max(0, v)) * 10000) / 10000;
-  return exactNumber(r);
+  return shortNumber(Math.min(1, Math.max(0, v)));
 }

@@ -23,7 +23,7 @@
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { Operand } from '../../core/content-lexer';
 import type { FixOutcome } from '../fix';
-import { colourNumber, editContent } from './content-edit';
+import { colourNumber, editContent, editOutcome } from './content-edit';
 
 const FILL: Record<string, boolean> = { sc: true, scn: true, SC: false, SCN: false };
 
@@ -58,16 +58,12 @@ export function grayToK(doc: PDFDocument): FixOutcome {
       site.replace(`0 0 0 ${colourNumber(1 - v)} ${fill ? 'k' : 'K'}`);
     }
   });
-  const notes = [
-    result.copies > 0 ? `${result.copies} form XObject(s) copied because their uses differ` : '',
-    managed > 0 ? `${managed} gray colour setting(s) under a DefaultGray colour space left` : '',
-    result.unreadPages.length > 0 ? `page(s) ${result.unreadPages.join(', ')} not read completely and left` : '',
-  ].filter(Boolean);
-  const detail = `${result.tally} DeviceGray colour setting(s) converted to K in ${result.streams} content stream(s)${notes.length ? `; ${notes.join('; ')}` : ''}`;
-  if (result.tally === 0) {
-    return { count: 0, pages: [], detail, ...(managed > 0 || result.unreadPages.length > 0 ? { skipReason: `No DeviceGray colour could be converted: ${notes.join('; ')}.` } : {}) };
-  }
-  return { count: result.tally, pages: result.pages, detail };
+  return editOutcome(
+    result,
+    `${result.tally} DeviceGray colour setting(s) converted to K in ${result.streams} content stream(s)`,
+    'No DeviceGray colour could be converted',
+    [managed > 0 ? `${managed} gray colour setting(s) under a DefaultGray colour space left` : ''],
+  );
 }
 
 function lastNumber(operands: Operand[]): number | null {

@@ -28,7 +28,7 @@ import type { PDFDocument, PDFObject } from '@cantoo/pdf-lib';
 import type { ColourSpaceInfo } from '../../core/interpret/inventory';
 import { minScale, verticalScale } from '../../core/interpret/matrix';
 import type { FixOutcome } from '../fix';
-import { editContent, type EditSite, type NeededResource } from './content-edit';
+import { editContent, editOutcome, type EditSite, type NeededResource } from './content-edit';
 
 const TEXT_SHOW = new Set(['Tj', 'TJ', "'", '"']);
 const STROKE_ONLY = new Set(['S', 's']);
@@ -63,34 +63,36 @@ export function overprintBlack(doc: PDFDocument, opts: { maxTextPt: number; maxL
 
   /** Sets overprint before operation `from` and restores the previous overprint state after this one. */
   function wrap(site: EditSite, from: number): void {
-    if (!site.canAddResources) {
-      noResources++;
-      return;
-    }
     const g = site.x.gs;
-    const on = overprintState(true, true, 1);
     const back = overprintState(g.strokeOverprint, g.fillOverprint, g.overprintMode === 1 ? 1 : 0);
-    site.need(on);
-    site.need(back);
-    site.before(`/${on.key} gs`, from);
-    site.after(`/${back.key} gs`);
-    site.tally();
+    if (!overprintAround(site, from, overprintState(true, true, 1), back)) noResources++;
   }
 
-  const notes = [
-    result.copies > 0 ? `${result.copies} form XObject(s) copied because their uses differ` : '',
+  return editOutcome(result, `${result.tally} black object(s) set to overprint (small text runs and thin lines)`, 'Nothing was set to overprint', [
     noResources > 0 ? `${noResources} object(s) in forms without their own resources left` : '',
-    result.unreadPages.length > 0 ? `page(s) ${result.unreadPages.join(', ')} not read completely and left` : '',
-  ].filter(Boolean);
-  const detail = `${result.tally} black object(s) set to overprint (small text runs and thin lines)${notes.length ? `; ${notes.join('; ')}` : ''}`;
-  if (result.tally === 0) return { count: 0, pages: [], detail, ...(notes.length > 0 ? { skipReason: `Nothing was set to overprint: ${notes.join('; ')}.` } : {}) };
-  return { count: result.tally, pages: result.pages, detail };
+  ]);
 }
 
 /** DeviceCMYK 0/0/0/1 exactly (within rounding), not a pattern, not colour-managed by DefaultCMYK. */
 export function isSolidK(space: ColourSpaceInfo, pattern: PDFObject | null, comps: readonly number[]): boolean {
   if (space.family !== 'DeviceCMYK' || space.defaulted || pattern || comps.length !== 4) return false;
   return comps[0]! <= 1e-4 && comps[1]! <= 1e-4 && comps[2]! <= 1e-4 && comps[3]! >= 0.9999;
+}
+
+/**
+ * Sets the ExtGState `set` just before operation `from` (the object's first
+ * operation) and `restore` just after the current one, so the overprint change
+ * covers this object and nothing else (both overprint fixes). False, and
+ * nothing changed, where the stream cannot take new resources.
+ */
+export function overprintAround(site: EditSite, from: number, set: NeededResource, restore: NeededResource): boolean {
+  if (!site.canAddResources) return false;
+  site.need(set);
+  site.need(restore);
+  site.before(`/${set.key} gs`, from);
+  site.after(`/${restore.key} gs`);
+  site.tally();
+  return true;
 }
 
 /** An ExtGState setting the three overprint parameters, under a name that says which values it holds. */

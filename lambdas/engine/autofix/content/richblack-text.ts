@@ -22,7 +22,8 @@ import type { PDFDocument, PDFObject } from '@cantoo/pdf-lib';
 import type { ColourSpaceInfo } from '../../core/interpret/inventory';
 import { verticalScale } from '../../core/interpret/matrix';
 import type { FixOutcome } from '../fix';
-import { editContent, exactNumber } from './content-edit';
+import { numberToken } from '../../core/content-writer';
+import { editContent, editOutcome } from './content-edit';
 
 const TEXT_SHOW = new Set(['Tj', 'TJ', "'", '"']);
 const FILLS = [true, false, true, false, true, false, true, false];
@@ -43,21 +44,15 @@ export function richBlackTextToK(doc: PDFDocument, opts: { maxTextPt: number; mi
     if (!fill && !stroke) return;
     if (fill) {
       site.before('0 0 0 1 k');
-      site.after(`${g.fillComps.map(exactNumber).join(' ')} k`);
+      site.after(`${g.fillComps.map(numberToken).join(' ')} k`);
     }
     if (stroke) {
       site.before('0 0 0 1 K');
-      site.after(`${g.strokeComps.map(exactNumber).join(' ')} K`);
+      site.after(`${g.strokeComps.map(numberToken).join(' ')} K`);
     }
     site.tally();
   });
-  const notes = [
-    result.copies > 0 ? `${result.copies} form XObject(s) copied because their uses differ` : '',
-    result.unreadPages.length > 0 ? `page(s) ${result.unreadPages.join(', ')} not read completely and left` : '',
-  ].filter(Boolean);
-  const detail = `${result.tally} small text run(s) in rich black set in 100 % K${notes.length ? `; ${notes.join('; ')}` : ''}`;
-  if (result.tally === 0) return { count: 0, pages: [], detail, ...(result.unreadPages.length > 0 ? { skipReason: `Nothing was changed: ${notes.join('; ')}.` } : {}) };
-  return { count: result.tally, pages: result.pages, detail };
+  return editOutcome(result, `${result.tally} small text run(s) in rich black set in 100 % K`, 'Nothing was changed');
 }
 
 /** DeviceCMYK (not a pattern, not under DefaultCMYK) with K ≥ minK and some C, M or Y. */

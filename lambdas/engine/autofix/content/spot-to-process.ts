@@ -24,7 +24,7 @@ import type { Operand } from '../../core/content-lexer';
 import type { ColourSpaceInfo } from '../../core/interpret/inventory';
 import { resolve } from '../../core/pdf-objects';
 import type { FixOutcome } from '../fix';
-import { colourNumber, editContent } from './content-edit';
+import { colourNumber, editContent, editOutcome } from './content-edit';
 import { pdfFunction, type PdfFunction } from './pdf-function';
 
 const SET_COLOUR: Record<string, boolean> = { sc: true, scn: true, SC: false, SCN: false };
@@ -67,14 +67,9 @@ export function spotToProcess(doc: PDFDocument): FixOutcome {
   });
 
   const leftText = [...left.entries()].map(([label, why]) => `${label} (${why})`).join(', ');
-  const notes = [
-    result.copies > 0 ? `${result.copies} form XObject(s) copied because their uses differ` : '',
+  return editOutcome(result, `${result.tally} spot colour setting(s) converted to CMYK through their tint transforms`, 'No spot colour could be converted', [
     left.size > 0 ? `left: ${leftText}` : '',
-    result.unreadPages.length > 0 ? `page(s) ${result.unreadPages.join(', ')} not read completely and left` : '',
-  ].filter(Boolean);
-  const detail = `${result.tally} spot colour setting(s) converted to CMYK through their tint transforms${notes.length ? `; ${notes.join('; ')}` : ''}`;
-  if (result.tally === 0) return { count: 0, pages: [], detail, ...(notes.length > 0 ? { skipReason: `No spot colour could be converted: ${notes.join('; ')}.` } : {}) };
-  return { count: result.tally, pages: result.pages, detail };
+  ]);
 }
 
 /** The tint transform of a convertible space, or why it is left. */

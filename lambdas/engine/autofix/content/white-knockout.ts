@@ -19,8 +19,8 @@
  */
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { FixOutcome } from '../fix';
-import { editContent } from './content-edit';
-import { overprintState } from './overprint-black';
+import { editContent, editOutcome } from './content-edit';
+import { overprintAround, overprintState } from './overprint-black';
 
 const TEXT_SHOW = new Set(['Tj', 'TJ', "'", '"']);
 const FILL_PATH = new Set(['f', 'F', 'f*', 'B', 'B*', 'b', 'b*']);
@@ -50,25 +50,12 @@ export function whiteKnockout(doc: PDFDocument): FixOutcome {
     const fillOff = fills && g.fillOverprint && x.fillPaint().white;
     const strokeOff = strokes && g.strokeOverprint && x.strokePaint().white;
     if (!fillOff && !strokeOff) return;
-    if (!site.canAddResources) {
-      noResources++;
-      return;
-    }
     const mode = g.overprintMode === 1 ? 1 : 0;
     const off = overprintState(g.strokeOverprint && !strokeOff, g.fillOverprint && !fillOff, mode);
     const back = overprintState(g.strokeOverprint, g.fillOverprint, mode);
-    site.need(off);
-    site.need(back);
-    site.before(`/${off.key} gs`, from);
-    site.after(`/${back.key} gs`);
-    site.tally();
+    if (!overprintAround(site, from, off, back)) noResources++;
   });
-  const notes = [
-    result.copies > 0 ? `${result.copies} form XObject(s) copied because their uses differ` : '',
+  return editOutcome(result, `${result.tally} white object(s) set to knock out instead of overprinting`, 'Nothing was changed', [
     noResources > 0 ? `${noResources} object(s) in forms without their own resources left` : '',
-    result.unreadPages.length > 0 ? `page(s) ${result.unreadPages.join(', ')} not read completely and left` : '',
-  ].filter(Boolean);
-  const detail = `${result.tally} white object(s) set to knock out instead of overprinting${notes.length ? `; ${notes.join('; ')}` : ''}`;
-  if (result.tally === 0) return { count: 0, pages: [], detail, ...(notes.length > 0 ? { skipReason: `Nothing was changed: ${notes.join('; ')}.` } : {}) };
-  return { count: result.tally, pages: result.pages, detail };
+  ]);
 }

@@ -26,7 +26,7 @@ import type { Matrix } from '../../core/interpret/inventory';
 import { contentBytes, inheritedResources } from '../../core/page-content';
 import { rectFrom } from '../../core/page-boxes';
 import { getArray, getDict, getName, getNumber, name, numbersOf, resolve, resolvedItems } from '../../core/pdf-objects';
-import { nameToken, num } from './content-writer';
+import { nameToken, numberToken } from '../../core/content-writer';
 
 const INVISIBLE = 1;
 const HIDDEN = 1 << 1;
@@ -116,7 +116,7 @@ export class PageDrawer {
     this.xobjects ??= privateSub(ctx, res, 'XObject');
     const xName = freshName(this.xobjects, 'Fl');
     this.xobjects.set(name(xName), ref ?? ctx.register(form));
-    let text = `q ${a.map(num).join(' ')} cm ${nameToken(xName)} Do Q`;
+    let text = `q ${a.map(numberToken).join(' ')} cm ${nameToken(xName)} Do Q`;
     const ocRaw = oc;
     if (ocRaw && resolve(ctx, ocRaw) instanceof PDFDict) {
       this.properties ??= privateSub(ctx, res, 'Properties');

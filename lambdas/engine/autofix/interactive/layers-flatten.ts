@@ -16,7 +16,8 @@
  * - annotations with /OC: hidden ones are removed, the entry goes from the rest.
  *
  * Content streams are rewritten from the content lexer's operations with
- * content-writer.ts; inline images are copied byte for byte (inline-images.ts).
+ * core/content-writer.ts; inline images are copied byte for byte
+ * (core/inline-images.ts).
  * One case is refused rather than approximated: hidden text followed, in the
  * same text line, by visible text — the visible text's position depends on the
  * width of the hidden one. Then, as whenever a stream cannot be read or its
@@ -26,13 +27,13 @@
  */
 import { PDFDict, PDFRef, PDFStream, type PDFContext, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import { isName, operations, type Operation } from '../../core/content-lexer';
+import { ContentBuilder, operationText, withContent } from '../../core/content-writer';
+import { inlineImageSpansOf } from '../../core/inline-images';
 import { contentBytes, inheritedResources } from '../../core/page-content';
 import { getDict, getName, name, resolve, resolvedItems, streamBytes } from '../../core/pdf-objects';
 import type { FixOutcome } from '../fix';
 import { dropStructReferences, removeFromPage } from './annotation-removal';
 import { pageAnnotations } from './appearance-placement';
-import { ContentBuilder, operationText } from './content-writer';
-import { inlineDataLength, inlineImageSpans } from './inline-images';
 import { OcVisibility, type OcEvent } from './oc-visibility';
 
 const PAINT_PATH = new Set(['S', 's', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*']);
@@ -192,15 +193,8 @@ class Planner {
   }
 
   private write(bytes: Uint8Array, ops: Operation[], actions: (string | null | undefined)[], where: string): Uint8Array {
-    const images = ops.filter((o) => o.op === 'BI');
-    let spans: { start: number; end: number }[] = [];
-    if (images.length > 0) {
-      spans = inlineImageSpans(bytes, (k) => {
-        const d = images[k]?.operands[0];
-        return d && typeof d === 'object' && 'dict' in d ? inlineDataLength(d.dict) : null;
-      });
-      if (spans.length !== images.length) throw new Refused(`the inline images in ${where} could not be located exactly`);
-    }
+    const spans = inlineImageSpansOf(bytes, ops);
+    if (spans === null) throw new Refused(`the inline images in ${where} could not be located exactly`);
     const out = new ContentBuilder();
     let image = 0;
     ops.forEach((op, i) => {
@@ -279,15 +273,4 @@ function dropOcProperties(context: PDFContext, properties: PDFDict | undefined):
     const t = getName(asDictOf(context, v), 'Type');
     if (t === 'OCG' || t === 'OCMD') properties.delete(k);
   }
-}
-
-/** A stream like `old` (same dictionary entries) with new, Flate-compressed content. */
-function withContent(context: PDFContext, old: PDFStream, bytes: Uint8Array): PDFStream {
-  const fresh = context.flateStream(bytes);
-  for (const [k, v] of old.dict.entries()) {
-    const key = k.decodeText();
-    if (key === 'Filter' || key === 'DecodeParms' || key === 'Length' || key === 'DL') continue;
-    fresh.dict.set(k, v);
-  }
-  return fresh;
 }

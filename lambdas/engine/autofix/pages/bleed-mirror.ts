@@ -31,9 +31,9 @@ import { PDFDict, PDFName, PDFStream, type PDFContext, type PDFDocument } from '
 import type { OrderContext } from '../../../domain/model';
 import { pageInterpreter } from '../../core/interpret/interpret-document';
 import { union } from '../../core/interpret/matrix';
-import { inheritedResources } from '../../core/page-content';
+import { contentBytes, inheritedResources } from '../../core/page-content';
 import { contains, intersect, MM_PER_PT, readPageBoxes, setBox, type Rect } from '../../core/page-boxes';
-import { getDict, name, resolvedItems, streamBytes } from '../../core/pdf-objects';
+import { getDict, name } from '../../core/pdf-objects';
 import type { FixOutcome } from '../fix';
 import { fmt, matrixOps, wrapPageContent, type Matrix } from './page-transform';
 import { withoutTextShowing } from './strip-text';
@@ -152,19 +152,8 @@ function stripsOf(trim: Rect, bleed: Rect, lacking: (s: Side) => boolean): { cli
  * CropBox is mirrored into view). Null when a content stream cannot be decoded.
  */
 function mirrorForm(context: PDFContext, page: PDFDict, visible: Rect): PDFStream | null {
-  const parts: Uint8Array[] = [];
-  for (const item of resolvedItems(context, page.get(name('Contents')))) {
-    if (!(item instanceof PDFStream)) continue;
-    const bytes = streamBytes(item);
-    if (bytes === null) return null;
-    parts.push(bytes, NEWLINE);
-  }
-  const joined = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let off = 0;
-  for (const p of parts) {
-    joined.set(p, off);
-    off += p.length;
-  }
+  const joined = contentBytes(context, page.get(name('Contents')));
+  if (joined === null) return null;
   const resources = inheritedResources(context, page);
   return context.flateStream(withoutTextShowing(joined), {
     Type: 'XObject',
@@ -173,7 +162,6 @@ function mirrorForm(context: PDFContext, page: PDFDict, visible: Rect): PDFStrea
     ...(resources ? { Resources: resources } : {}),
   });
 }
-const NEWLINE = new Uint8Array([0x0a]);
 
 /** Adds the form to the page's own resources (a copy, when they are inherited or shared with other pages). */
 function addXObject(context: PDFContext, page: PDFDict, form: PDFStream): void {

@@ -17,17 +17,15 @@ import { PDFArray, PDFDict, PDFNumber, PDFStream, type PDFContext, type PDFObjec
 import { operations } from '../../core/content-lexer';
 import type { Matrix } from '../../core/interpret/inventory';
 import { IDENTITY, matrixFrom, multiply, transformBox } from '../../core/interpret/matrix';
-import { inheritedResources } from '../../core/page-content';
+import { shortNumber } from '../../core/content-writer';
+import { contentBytes, inheritedResources } from '../../core/page-content';
 import { type Rect, rectFrom } from '../../core/page-boxes';
-import { getDict, getNumber, name, numbersOf, resolve, resolvedItems, streamBytes } from '../../core/pdf-objects';
+import { getDict, getNumber, name, numbersOf, resolve, resolvedItems } from '../../core/pdf-objects';
 
 export type { Matrix };
 
-/** PDF numbers as content operands: short, no exponent notation. */
-export const fmt = (v: number): string => {
-  const r = Math.round(v * 10000) / 10000;
-  return Object.is(r, -0) ? '0' : String(r);
-};
+/** PDF numbers as content operands: short (4 decimals), no exponent notation. */
+export const fmt = shortNumber;
 export const matrixOps = (m: Readonly<Matrix>): string => `${m.map(fmt).join(' ')} cm`;
 
 export function transformPoint(m: Readonly<Matrix>, x: number, y: number): [number, number] {
@@ -50,24 +48,11 @@ export function contentNesting(context: PDFContext, page: PDFDict): { lowest: nu
   if (resolved instanceof PDFArray) {
     for (let i = 0; i < resolved.size(); i++) streams.push(resolved.get(i));
   } else if (raw !== undefined) streams.push(raw);
+  // The streams form one content stream (an operator may be split across them): lex them joined.
+  const joined = contentBytes(context, raw);
+  if (joined === null) return null;
   let depth = 0;
   let lowest = 0;
-  const parts: Uint8Array[] = [];
-  for (const item of streams) {
-    const s = resolve(context, item);
-    if (!(s instanceof PDFStream)) continue;
-    const bytes = streamBytes(s);
-    if (bytes === null) return null;
-    parts.push(bytes, NEWLINE);
-  }
-  // The streams form one content stream (an operator may be split across them): lex them joined.
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  const joined = new Uint8Array(total);
-  let off = 0;
-  for (const p of parts) {
-    joined.set(p, off);
-    off += p.length;
-  }
   for (const op of operations(joined)) {
     if (op.op === 'q') depth++;
     else if (op.op === 'Q') {
@@ -77,7 +62,6 @@ export function contentNesting(context: PDFContext, page: PDFDict): { lowest: nu
   }
   return { lowest, final: depth, streams };
 }
-const NEWLINE = new Uint8Array([0x0a]);
 
 /**
  * Wraps the page's content: `q <before>` ahead of it, and after it enough `Q`

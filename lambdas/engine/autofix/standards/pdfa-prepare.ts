@@ -30,7 +30,7 @@
  */
 import { PDFDict, PDFNumber, PDFStream, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import { inventoryActions } from '../../core/actions';
-import { getArray, getBool, getDict, getName, getNumber, getText, name, resolvedItems } from '../../core/pdf-objects';
+import { getBool, getDict, getName, getNumber, getText, name, resolvedItems } from '../../core/pdf-objects';
 import { NS } from '../../validate/metadata/schemas';
 import { removeActions } from '../fix-actions';
 import { formFieldDicts } from '../../core/form-fields';

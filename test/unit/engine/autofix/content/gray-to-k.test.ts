@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PDFDict, PDFName, PDFRef, PDFStream } from '@cantoo/pdf-lib';
 import { operations } from '../../../../../lambdas/engine/core/content-lexer';
 import { decodeStream } from '../../../../../lambdas/engine/core/pdf-objects';
-import { exactNumber, writeOperations } from '../../../../../lambdas/engine/autofix/content/content-edit';
+import { writeOperations } from '../../../../../lambdas/engine/autofix/content/content-edit';
 import { tempFiles } from '../../temp-files';
 import { contentPdf, form, formOps, formStream, opTexts, pageOps, pageTexts, pixelAt, previewPixels, qpdfCheck, runFix, separation, setResource } from './fixtures';
 
@@ -106,9 +106,6 @@ describe('color.gray-to-k', () => {
     const src = Buffer.from('/Span <</ActualText <FEFF0041> /Sub [1 2.5 /N]>> BDC [(\\050x\\051) 3 <00ff>] TJ EMC -.5 .25 m 12345678.125 0.000001 l 1e3 Tz /A#20B gs % comment\n(line\\\nbreak) Tj');
     const again = writeOperations(src, new Map())!;
     expect(opTexts([...operations(again)])).toEqual(opTexts([...operations(src)]));
-    expect(exactNumber(1e-7)).toBe('0.0000001');
-    expect(exactNumber(-1.25e-8)).toBe('-0.0000000125');
-    expect(exactNumber(1.5e21)).toBe('1500000000000000000000');
   });
 
   it('is idempotent, and copes with malformed operators and missing resources', async () => {

@@ -7,16 +7,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFString, type PDFContext, type PDFRef } from '@cantoo/pdf-lib';
-import sharp from 'sharp';
 import type { OrderContext } from '../../../../../lambdas/domain/model';
 import type { FixOutcome } from '../../../../../lambdas/engine/autofix/fix';
 import { FIX_IMPLEMENTATIONS } from '../../../../../lambdas/engine/autofix/registry';
 import { findFix, fixParams } from '../../../../../lambdas/engine/catalog';
 import { openPdfBytes } from '../../../../../lambdas/engine/core/load-pdf';
 import { readPageBoxes, type PageBoxes } from '../../../../../lambdas/engine/core/page-boxes';
-import { renderPreviews } from '../../../../../lambdas/engine/previews/index';
 import { extractText } from '../../../../support/text-extract';
 import { tempFiles } from '../../temp-files';
+import { previewRasters, type Raster as AnyRaster } from '../fixtures-common';
 
 export type Rect = [number, number, number, number];
 
@@ -40,24 +39,12 @@ export async function boxesOf(bytes: Uint8Array): Promise<PageBoxes[]> {
   return doc.getPages().map((p) => readPageBoxes(doc.context, p.node));
 }
 
-export interface Raster {
-  width: number;
-  height: number;
-  /** RGB, 3 bytes a pixel, rows top to bottom. */
-  data: Buffer;
-}
+/** A page as the previews engine renders it: RGB, 3 bytes a pixel, rows top to bottom. */
+export type Raster = AnyRaster & { data: Uint8Array };
 
 /** Every page rendered by the previews engine (PNG, 72 dpi unless told), as raw RGB. */
 export async function render(bytes: Uint8Array, dpi = 72): Promise<Raster[]> {
-  const path = files.write(bytes, 'pdf');
-  const r = await renderPreviews({ path, fileType: 'pdf', params: { format: 'png', dpi, thumbnail: false }, outDir: files.path(`render${++outN}`) });
-  if (r.failures.length > 0) throw new Error(`render failed: ${JSON.stringify(r.failures)}`);
-  const out: Raster[] = [];
-  for (const img of r.images.filter((i) => i.role === 'preview').sort((a, b) => a.page - b.page)) {
-    const { data, info } = await sharp(img.path).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    out.push({ width: info.width, height: info.height, data });
-  }
-  return out;
+  return previewRasters(files.write(bytes, 'pdf'), files.path(`render${++outN}`), { dpi });
 }
 
 /**

@@ -6,18 +6,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFString } from '@cantoo/pdf-lib';
-import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { OrderContext } from '../../../../../lambdas/domain/model';
 import type { FixOutcome } from '../../../../../lambdas/engine/autofix/fix';
 import { autofix } from '../../../../../lambdas/engine/autofix/index';
 import { openPdfBytes, openPdfFile } from '../../../../../lambdas/engine/core/load-pdf';
-import { renderPreviews } from '../../../../../lambdas/engine/previews/index';
-import { openForRendering } from '../../../../../lambdas/engine/previews/pdfjs';
 import { preflight } from '../../../../../lambdas/engine/preflight/index';
 import { validate } from '../../../../../lambdas/engine/validate/index';
 import type { ValidateProfileCode } from '../../../../../step-definitions/catalogue';
 import { tempFiles } from '../../temp-files';
+import { differingShare, pageTexts, previewRasters } from '../fixtures-common';
 
 export const files = tempFiles('autofix-standards');
 
@@ -56,34 +54,22 @@ export async function preflightIds(path: string, profileId: string, context: Ord
 
 let renderN = 0;
 /** Page 1 at 72 dpi as raw RGB pixels. */
-export async function pixelsOf(path: string): Promise<{ data: Buffer; width: number; height: number }> {
-  const r = await renderPreviews({ path, fileType: 'pdf', params: { dpi: 72, format: 'png', pages: '1', thumbnail: false }, outDir: files.path(`render${++renderN}`) });
-  const image = r.images.find((i) => i.role === 'preview' && i.page === 1);
-  expect(image, 'page 1 rendered').toBeDefined();
-  const { data, info } = await sharp(image!.path).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
+export async function pixelsOf(path: string): Promise<{ data: Uint8Array; width: number; height: number }> {
+  const [page] = await previewRasters(path, files.path(`render${++renderN}`), { pages: '1' });
+  expect(page, 'page 1 rendered').toBeDefined();
+  return page!;
 }
 
 /** Asserts two files render page 1 alike: the same size, and no channel differing by more than `tolerance` on more than 0.1 % of the pixels. */
 export async function expectSameRendering(before: string, after: string, tolerance = 8): Promise<void> {
   const [a, b] = await Promise.all([pixelsOf(before), pixelsOf(after)]);
   expect([b.width, b.height]).toEqual([a.width, a.height]);
-  let differing = 0;
-  for (let i = 0; i < a.data.length; i += 3) {
-    if (Math.abs(a.data[i]! - b.data[i]!) > tolerance || Math.abs(a.data[i + 1]! - b.data[i + 1]!) > tolerance || Math.abs(a.data[i + 2]! - b.data[i + 2]!) > tolerance) differing++;
-  }
-  expect(differing / (a.width * a.height)).toBeLessThan(0.001);
+  expect(differingShare(a, b, tolerance)).toBeLessThan(0.001);
 }
 
 /** The text of page 1 as pdfjs extracts it. */
 export async function textOf(path: string): Promise<string> {
-  const pdf = await openForRendering(new Uint8Array(readFileSync(path)));
-  try {
-    const content = await (await pdf.getPage(1)).getTextContent();
-    return content.items.map((i) => ('str' in i ? i.str : '')).join('');
-  } finally {
-    await pdf.destroy();
-  }
+  return (await pageTexts(new Uint8Array(readFileSync(path))))[0] ?? '';
 }
 
 /** Re-opens a file with the engine's loader (throws if it does not load). */

@@ -1,25 +1,43 @@
 /**
  * Writing content-stream syntax back out: numbers, names, strings, arrays and
- * dictionaries as the content lexer (core/content-lexer.ts) reads them, and
- * whole operations. The flatten fixes use it to write the operators that place
- * an appearance; layers.flatten to write a content stream back after taking
- * hidden content out of it.
+ * dictionaries as the content lexer (content-lexer.ts) reads them, whole
+ * operations, and the stream that holds them. Every fix that rewrites content
+ * writes through here: the content editor (autofix/content), the flatten fixes
+ * placing an appearance and layers.flatten (autofix/interactive), the page
+ * geometry fixes (autofix/pages).
  *
  * The lexer hands out values, not source text, so comments and the choice
  * between literal and hexadecimal strings are not kept; what a reader
  * understands is. Inline images are never rebuilt from their dictionary: the
- * caller passes their original bytes (see inline-images.ts).
+ * caller copies their original bytes (see inline-images.ts).
  */
-import { isName, type Operand, type Operation } from '../../core/content-lexer';
+import type { PDFContext, PDFStream } from '@cantoo/pdf-lib';
+import { isName, type Operand, type Operation } from './content-lexer';
 
-/** A number in PDF syntax: no exponent (PDF has none), at most 6 decimals, no trailing zeros. */
-export function num(n: number): string {
+/**
+ * A number as PDF writes it: no exponent (PDF has none) and exactly the value
+ * given — 1e-7 is 0.0000001, not 0, so a number read from content is written
+ * back unchanged. Callers that want short numbers round first (shortNumber).
+ */
+export function numberToken(n: number): string {
   if (!Number.isFinite(n)) return '0';
-  if (Number.isInteger(n) && Math.abs(n) < 1e15) return String(n);
   const s = String(n);
-  if (!s.includes('e') && s.length <= 18) return s;
-  const fixed = n.toFixed(6).replace(/0+$/, '').replace(/\.$/, '');
-  return fixed === '-0' ? '0' : fixed;
+  const m = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(s);
+  if (!m) return s;
+  const [, sign, lead, frac = '', exp] = m;
+  const digits = lead! + frac;
+  const e = Number(exp);
+  if (e < 0) return `${sign}0.${'0'.repeat(-e - 1)}${digits}`;
+  return `${sign}${digits.padEnd(e + 1, '0').slice(0, e + 1)}${digits.length > e + 1 ? `.${digits.slice(e + 1)}` : ''}`;
+}
+
+/**
+ * A computed number (a matrix entry, a converted colour) at most 4 decimals:
+ * enough for positions (1/10000 pt) and colour values, and it keeps float
+ * noise such as 0.30000000000000004 out of the file.
+ */
+export function shortNumber(n: number): string {
+  return numberToken(Math.round(n * 10000) / 10000);
 }
 
 const NAME_PLAIN = new Uint8Array(256);
@@ -49,7 +67,7 @@ export function stringToken(bytes: Uint8Array): string {
 
 export function operandToken(o: Operand): string {
   if (o === null) return 'null';
-  if (typeof o === 'number') return num(o);
+  if (typeof o === 'number') return numberToken(o);
   if (typeof o === 'boolean') return o ? 'true' : 'false';
   if (Array.isArray(o)) return `[${o.map(operandToken).join(' ')}]`;
   if (isName(o)) return nameToken(o.name);
@@ -57,7 +75,7 @@ export function operandToken(o: Operand): string {
   return `<<${Object.entries(o.dict).map(([k, v]) => `${nameToken(k)} ${operandToken(v)}`).join(' ')}>>`;
 }
 
-/** One operation as a line of content; `BI` needs its original bytes (inlineImage) instead. */
+/** One operation as a line of content; `BI` needs its original bytes (inline-images.ts) instead. */
 export function operationText(op: Operation): string {
   return op.operands.length === 0 ? op.op : `${op.operands.map(operandToken).join(' ')} ${op.op}`;
 }
@@ -87,4 +105,19 @@ export class ContentBuilder {
     }
     return out;
   }
+}
+
+/**
+ * A stream like `old` (its dictionary entries: Resources, BBox, Matrix,
+ * Group…) with new, Flate-compressed content. The entries describing the old
+ * encoding go, since the new bytes have their own.
+ */
+export function withContent(context: PDFContext, old: PDFStream, bytes: Uint8Array): PDFStream {
+  const fresh = context.flateStream(bytes);
+  for (const [k, v] of old.dict.entries()) {
+    const key = k.decodeText();
+    if (key === 'Filter' || key === 'DecodeParms' || key === 'Length' || key === 'DL') continue;
+    fresh.dict.set(k, v);
+  }
+  return fresh;
 }

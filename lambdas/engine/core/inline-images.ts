@@ -1,17 +1,18 @@
 /**
  * Where each inline image (BI … ID data EI) lies in a content stream, byte for
  * byte, so a rewritten stream can copy kept images verbatim instead of
- * rebuilding them (the lexer hands out only their dictionary).
+ * rebuilding them (the lexer hands out only their dictionary). Used by every
+ * fix that rewrites content (autofix/content's editor, layers.flatten).
  *
  * It walks tokens just far enough to tell a BI keyword from text inside
- * strings, comments and names, and finds the end of the data by the same rules
- * as core/content-lexer.ts: the stated or computable data length when it lands
- * on EI, else the first EI between white space that is followed by text. The
+ * strings, comments and names, and finds the end of the data with the lexer's
+ * own rule (content-lexer.ts inlineDataEnd: the stated or computable data
+ * length when it lands on EI, else the first EI between white space that is
+ * followed by text), so both agree on where each image ends. The
  * caller checks that it found as many images as the lexer did and gives up on
- * the stream otherwise.
+ * the stream otherwise (inlineImageSpansOf does both).
  */
-
-import { inlineDataLength, isName, type Operand } from '../../core/content-lexer';
+import { inlineDataEnd, inlineDataLength, type Operation } from './content-lexer';
 
 const WS = new Uint8Array(256);
 for (const b of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) WS[b] = 1;
@@ -22,6 +23,21 @@ const regular = (b: number | undefined): boolean => b !== undefined && !WS[b] &&
 export interface InlineSpan {
   start: number;
   end: number;
+}
+
+/**
+ * The byte spans of the inline images among `ops` (the lexer's operations of
+ * `bytes`), in stream order; null when they cannot all be located exactly, in
+ * which case the stream must not be rewritten (an image would be lost or cut).
+ */
+export function inlineImageSpansOf(bytes: Uint8Array, ops: readonly Operation[]): InlineSpan[] | null {
+  const images = ops.filter((o) => o.op === 'BI');
+  if (images.length === 0) return [];
+  const spans = inlineImageSpans(bytes, (k) => {
+    const d = images[k]?.operands[0];
+    return d && typeof d === 'object' && 'dict' in d ? inlineDataLength(d.dict) : null;
+  });
+  return spans.length === images.length ? spans : null;
 }
 
 /** Byte spans of the inline images, in stream order; `lengths` gives each image's known data length (or null). */
@@ -86,29 +102,5 @@ function imageEnd(b: Uint8Array, i: number, length: number | null): number {
       if (i === start) i++;
     }
   }
-  const data = i + 1; // the single white-space byte after ID
-  if (length !== null) {
-    let e = data + length;
-    while (e < b.length && WS[b[e]!]) e++;
-    if (isEiAt(b, e)) return e + 2;
-  }
-  for (let k = data; k < b.length - 1; k++) {
-    if (b[k] === 0x45 && b[k + 1] === 0x49 && (k === data || WS[b[k - 1]!]) && isEiAt(b, k) && textFollows(b, k + 2)) return k + 2;
-  }
-  return b.length;
+  return inlineDataEnd(b, i + 1, length); // the data starts after the single white-space byte after ID
 }
-
-function isEiAt(b: Uint8Array, i: number): boolean {
-  return b[i] === 0x45 && b[i + 1] === 0x49 && (i + 2 >= b.length || WS[b[i + 2]!] === 1 || DELIM[b[i + 2]!] === 1);
-}
-
-function textFollows(b: Uint8Array, from: number): boolean {
-  for (let i = from; i < Math.min(b.length, from + 16); i++) {
-    const c = b[i]!;
-    if (c > 0x7e || (c < 0x20 && !WS[c])) return false;
-  }
-  return true;
-}
-
-/** The data length of an inline image when stated (/L) or computable: the lexer's own reckoning. */
-export { inlineDataLength };

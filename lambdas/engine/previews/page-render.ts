@@ -13,6 +13,7 @@ import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import sharp from 'sharp';
 import { UnprocessableFileError } from '../../domain/errors';
+import { withoutAttachmentOnlyEncryption } from './attachment-encryption';
 import { EXTENSIONS, MIME_TYPES, sizeProblem, targetSize, type PreviewOptions } from './options';
 import { openForRendering } from './pdfjs';
 import type { PreviewImage } from './types';
@@ -31,6 +32,9 @@ export async function openDocument(bytes: Uint8Array): Promise<PDFDocumentProxy>
   } catch (e) {
     const name = (e as { name?: string }).name;
     if (name === 'PasswordException') {
+      // Only its attachments may be encrypted: then the pages open without a password.
+      const readable = await withoutAttachmentOnlyEncryption(bytes);
+      if (readable) return openDocument(readable);
       throw new UnprocessableFileError('The PDF is protected by a password that is needed to open it; remove the password and send the file again.');
     }
     throw new UnprocessableFileError('The PDF could not be read for rendering because its structure is damaged; export it again from the application that made it.');

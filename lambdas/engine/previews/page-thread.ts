@@ -7,39 +7,18 @@
  * from thread-bootstrap.mjs, which imports this module, when the code runs as
  * TypeScript (vitest, tsx); from the Lambda bundle itself otherwise. Either way
  * this module's top level sees workerData naming PAGE_THREAD and serves
- * (guard/serve-engine.ts): each input is answered with its output or its error.
+ * (guard/serve-engine-requests.ts): each input is answered with its output or
+ * its error.
+ * Only render threads load this module (render-pool.ts says how); the messages
+ * are in page-thread-protocol.ts.
  */
 import '../../platform/polyfills';
 import { isMainThread, threadId, workerData } from 'node:worker_threads';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isEngineThreadFor } from '../guard/engine-thread-protocol';
-import { serveEngine } from '../guard/serve-engine';
-import type { PreviewOptions } from './options';
+import { serveEngineRequests } from '../guard/serve-engine-requests';
 import { openDocument, PageFailure, renderPage } from './page-render';
-import type { PreviewImage } from './types';
-
-/** The thread's name in workerData, distinct from every guarded engine's. */
-export const PAGE_THREAD = 'previews-pdf';
-/** What the thread starts from (see above). */
-export const PAGE_THREAD_URL = import.meta.url;
-
-export type PageThreadInput =
-  | {
-      op: 'open';
-      /** Shared with the other render threads: the bytes are not copied per thread. */
-      bytes: SharedArrayBuffer;
-      /** Tests only: pages on which the thread spins without end, as a pathological page would. */
-      stallPages?: number[];
-    }
-  | { op: 'render'; page: number; role: PreviewImage['role']; options: PreviewOptions; outDir: string }
-  /** The document is done with; the thread waits, warm, for the next one. */
-  | { op: 'close' };
-
-export type PageThreadOutput =
-  | { op: 'open'; numPages: number }
-  | { op: 'render'; ok: true; image: PreviewImage; threadId: number }
-  | { op: 'render'; ok: false; reason: string; threadId: number }
-  | { op: 'close' };
+import { PAGE_THREAD, type PageThreadInput, type PageThreadOutput } from './page-thread-protocol';
 
 let pdf: PDFDocumentProxy | undefined;
 let stall = new Set<number>();
@@ -66,4 +45,5 @@ async function serve(input: PageThreadInput): Promise<PageThreadOutput> {
   }
 }
 
-if (isEngineThreadFor(PAGE_THREAD, isMainThread, workerData)) serveEngine(serve as (input: never) => Promise<unknown>, workerData);
+// pdfjs decodes streams itself: the guard's decode limits (and pdf-lib) have no part here.
+if (isEngineThreadFor(PAGE_THREAD, isMainThread, workerData)) serveEngineRequests(serve as (input: never) => Promise<unknown>);

@@ -10,12 +10,15 @@
  *   `pdfjs/cmaps/`, `pdfjs/wasm/` and sets it), else from the installed
  *   pdfjs-dist package. Without them standard fonts and CJK text would vanish
  *   silently from previews.
+ * - Canvases and canvas filters come from soft-masks.ts, so soft masks work
+ *   in Node as they do in a browser.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import * as pdfjsWorker from 'pdfjs-dist/legacy/build/pdf.worker.mjs';
 import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { MaskingCanvasFactory, SoftMaskFilterFactory } from './soft-masks';
 
 const g = globalThis as { pdfjsWorker?: unknown };
 g.pdfjsWorker ??= pdfjsWorker;
@@ -52,6 +55,8 @@ export async function openForRendering(bytes: Uint8Array): Promise<PDFDocumentPr
     ...pdfjsAssets(),
     cMapPacked: true,
     isEvalSupported: false,
+    CanvasFactory: MaskingCanvasFactory,
+    FilterFactory: SoftMaskFilterFactory,
     // Errors: 0. pdfjs otherwise logs every recoverable oddity of real-world files.
     verbosity: 0,
   });

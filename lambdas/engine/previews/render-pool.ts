@@ -18,14 +18,28 @@
  * and the next pool (a warm Lambda's next invocation) takes them first.
  */
 import { availableParallelism } from 'node:os';
+import { isMainThread, workerData } from 'node:worker_threads';
 // sharp must be loaded by the main thread before any thread loads it: on glibc a
 // thread that ends would otherwise unload libvips under the others' feet.
 import 'sharp';
 import { UnprocessableFileError } from '../../domain/errors';
 import { EngineOutOfMemory, EngineThread, EngineTimeout } from '../guard/engine-thread';
+import { isEngineThreadFor } from '../guard/engine-thread-protocol';
 import type { PreviewOptions } from './options';
-import { PAGE_THREAD, PAGE_THREAD_URL, type PageThreadInput, type PageThreadOutput } from './page-thread';
+import { PAGE_THREAD, type PageThreadInput, type PageThreadOutput } from './page-thread-protocol';
 import type { PreviewImage } from './types';
+
+/**
+ * Where a render thread starts. The calling side never loads page-thread.ts
+ * (pdfjs and its worker are hundreds of MB under tsx, and useless outside the
+ * render threads):
+ * - TypeScript source: the thread imports page-thread.ts (thread-bootstrap.mjs);
+ * - a bundle: the thread starts from the bundle, whose copy of this module
+ *   reaches page-thread.ts through the dynamic import below, which esbuild
+ *   keeps inside the bundle and which runs only in a render thread.
+ */
+const PAGE_THREAD_URL = import.meta.url.endsWith('.ts') ? new URL('./page-thread.ts', import.meta.url).href : import.meta.url;
+if (isEngineThreadFor(PAGE_THREAD, isMainThread, workerData)) void import('./page-thread');
 
 export interface RenderPoolOptions {
   /** Render threads at most; default: the cores available, at most MAX_THREADS. */
@@ -247,7 +261,7 @@ function newThread(maxHeapMb: number): EngineThread {
     name: PAGE_THREAD,
     moduleUrl: PAGE_THREAD_URL,
     maxHeapMb,
-    // The guard's own stream decoder is not used by pdfjs; its defaults are fine.
+    // Unused: render threads do not decode through the guard (page-thread.ts).
     decodeLimits: { maxStreamBytes: 256 * 1024 * 1024, maxDocumentBytes: 4096 * 1024 * 1024 },
   });
   heapLimitOf.set(thread, maxHeapMb);

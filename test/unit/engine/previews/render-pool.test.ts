@@ -19,6 +19,18 @@ const noBudget = { totalMs: Infinity, now: () => 0 };
 afterAll(() => endIdleRenderThreads());
 
 describe('the render pool', () => {
+  it('leaves pdfjs to the render threads: the calling thread never loads it', async () => {
+    const pool = await RenderPool.open(await buildPdf({ pages: 1 }), { threads: 1 });
+    try {
+      const [result] = await pool.render([{ page: 1, role: 'preview', options: readOptions({ format: 'png' }) }], outDir());
+      expect(result!.image).toBeDefined();
+    } finally {
+      await pool.close();
+    }
+    // pdfjs.ts sets this when it is loaded; under tsx pdfjs costs this thread some 400 MB.
+    expect((globalThis as { pdfjsWorker?: unknown }).pdfjsWorker).toBeUndefined();
+  });
+
   it('renders pages on several threads and hands them back in page order, each with its own size', async () => {
     // Six pages, each a different size, so a page delivered in the wrong place shows.
     const sizes: [number, number][] = [[72, 144], [144, 72], [100, 100], [200, 50], [50, 200], [120, 90]];

@@ -1,0 +1,41 @@
+/**
+ * Inside an engine thread: the message loop. Runs the engine for each input
+ * the calling side sends and answers with its result or its error, plus the
+ * heap the thread holds afterwards (the caller ends a thread that grew large
+ * instead of keeping it warm); the soft deadline (engine-deadline.ts) comes
+ * with each input.
+ *
+ * A module of its own, apart from serve-engine.ts (which also sets the guard's
+ * stream-decode limits and so loads pdf-lib), for threads whose engine does
+ * not decode through the guard: the previews' render threads, which would
+ * otherwise carry pdf-lib for nothing.
+ */
+import { getHeapStatistics } from 'node:v8';
+import { parentPort } from 'node:worker_threads';
+import { toThreadError, type FromEngineThread, type ToEngineThread } from './engine-thread-protocol';
+import { setEngineDeadline } from './engine-deadline';
+
+export function serveEngineRequests(run: (input: never) => Promise<unknown>): void {
+  const port = parentPort;
+  if (!port) return;
+  const post = (message: FromEngineThread) => port.postMessage(message);
+  port.on('message', (message: ToEngineThread) => {
+    if (message.type !== 'run') return;
+    setEngineDeadline(message.deadline);
+    Promise.resolve()
+      .then(() => run(message.input as never))
+      .then(
+        (output) => post({ type: 'result', ok: true, output, heapBytes: heapBytes() }),
+        (err: unknown) => post({ type: 'result', ok: false, error: toThreadError(err), heapBytes: heapBytes() }),
+      )
+      // An output that cannot be cloned is the engine's fault; say so rather than hang.
+      .catch((err: unknown) => post({ type: 'result', ok: false, error: toThreadError(err), heapBytes: heapBytes() }))
+      .finally(() => setEngineDeadline(undefined));
+  });
+  post({ type: 'ready' });
+}
+
+function heapBytes(): number {
+  const stats = getHeapStatistics() as ReturnType<typeof getHeapStatistics> & { external_memory?: number };
+  return stats.used_heap_size + (stats.external_memory ?? 0);
+}

@@ -3,11 +3,14 @@
  *
  * 1. Agreement (support/previews-agreement.ts): page 1 of every real-world PDF
  *    in ../shared/corpus/realworld/pdfjs rendered by us and by `pdftoppm -r 72 -cropbox`;
- *    the share we render without error (target ≥ 99 %) and the RMSE of our
- *    image against poppler's (0–1 scale; target: mean ≤ 0.03), median, worst.
+ *    the share we render without error (target ≥ 99 % of the files that do
+ *    not need a password pdftoppm lacks too; the share over all files is
+ *    printed beside it) and the RMSE of our image against poppler's (0–1
+ *    scale; target: mean ≤ 0.03), median, worst.
  * 2. Speed (support/previews-speed.ts): a generated 50-page PDF at 72 and 150
  *    dpi, our pages per second against two pdftoppm processes on the same
- *    pages (target: ratio ≥ 1), and our peak RSS (target < 1.5 GB).
+ *    pages (target: ratio ≥ 1), and our peak RSS (target < 1.5 GB), ours
+ *    measured on the engine bundled and run as the Lambda runs it.
  *
  * Each part ends with one `TARGET … — met / NOT MET` line per bar. Without
  * poppler-utils the comparisons are skipped with a message; without the

@@ -3,9 +3,16 @@
  * how many first pages we rendered without error, and how close our images
  * are to poppler's (RMSE on a 0–1 scale; mean, median, worst files).
  *
- * Two shares are given for "rendered without error":
+ * Three shares are given for "rendered without error":
  * - over all files, the issue's bar read strictly: a file we refuse (even with
  *   a reason, even one poppler cannot render either) counts against us;
+ * - over the files that do not need a password that neither side has: a file
+ *   that needs a user password cannot be rendered by anyone without it, so a
+ *   file we refuse for its password AND pdftoppm cannot open either leaves
+ *   the denominator (the target line uses this share and says so). A file we
+ *   refuse for a password that pdftoppm does open (an empty owner password,
+ *   an Encrypt dictionary that only protects attachments) stays in it,
+ *   against us;
  * - over the files poppler rendered, i.e. pages known to be renderable.
  * Only pages both sides rendered have an RMSE; pages poppler failed on are not
  * comparable and are counted apart.
@@ -40,6 +47,12 @@ export interface AgreementSummary {
   files: number;
   rendered: number;
   renderedShare: number;
+  /** Files we refuse for a password that pdftoppm cannot open either (see the top of this file). */
+  needPassword: string[];
+  /** Files we refuse for a password that pdftoppm renders: they count against us. */
+  passwordOnlyForUs: string[];
+  /** Rendered, over all files but `needPassword`. */
+  renderedShareWithoutPasswords: number;
   popplerRendered: number;
   /** Of the files poppler rendered, how many we rendered. */
   renderedWherePopplerDid: number;
@@ -60,6 +73,8 @@ export function summarizeAgreement(results: readonly AgreementFileResult[], wors
   const popplerOk = results.filter((r) => r.poppler === 'ok');
   const compared = results.filter((r): r is AgreementFileResult & { comparison: PageComparison } => r.comparison !== undefined);
   const errors = compared.map((r) => r.comparison.rmse);
+  const refusedForPassword = results.filter((r) => r.ours === 'refused' && PASSWORD_REASON.test(r.reason ?? ''));
+  const needPassword = refusedForPassword.filter((r) => r.poppler !== 'ok').map((r) => r.file);
   const reasons = new Map<string, string[]>();
   for (const r of results) {
     if (r.ours === 'rendered') continue;
@@ -70,6 +85,9 @@ export function summarizeAgreement(results: readonly AgreementFileResult[], wors
     files: results.length,
     rendered: rendered.length,
     renderedShare: share(rendered.length, results.length),
+    needPassword,
+    passwordOnlyForUs: refusedForPassword.filter((r) => r.poppler === 'ok').map((r) => r.file),
+    renderedShareWithoutPasswords: share(rendered.length, results.length - needPassword.length),
     popplerRendered: popplerOk.length,
     renderedWherePopplerDid: popplerOk.filter((r) => r.ours === 'rendered').length,
     renderedShareWherePopplerDid: share(popplerOk.filter((r) => r.ours === 'rendered').length, popplerOk.length),
@@ -82,6 +100,9 @@ export function summarizeAgreement(results: readonly AgreementFileResult[], wors
     failureReasons: [...reasons].map(([key, files]) => ({ key, count: files.length, files })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)),
   };
 }
+
+/** How our refusal of a file that needs a password reads (page-render.ts' openDocument). */
+export const PASSWORD_REASON = /protected by a password/i;
 
 function share(part: number, whole: number): number {
   return whole === 0 ? NaN : part / whole;

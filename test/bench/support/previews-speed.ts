@@ -3,11 +3,13 @@
  * generated 50-page PDF (previews-speed-pdf.ts) at 72 and at 150 dpi, ours
  * against pdftoppm on the same pages in the same run.
  *
- * Ours: renderPreviews (png, all 50 pages, no thumbnail) in this process, so
- * the process's peak RSS (VmHWM) covers the engine and any worker threads it
- * renders in. Runs alternate between the sides. One untimed call on page 1 first (loads pdfjs and starts the
- * engine's threads, as in a warm Lambda; its time is printed); then `runs`
- * timed calls per dpi, median.
+ * Ours: renderPreviews (png, all 50 pages, no thumbnail) in the engine as the
+ * Lambda runs it, bundled, in a process of its own (previews-speed-engine.ts),
+ * whose peak RSS (VmHWM) covers the engine and the threads it renders in.
+ * Runs alternate between the sides. One untimed call on page 1 first (loads
+ * pdfjs and starts the engine's threads, as in a warm Lambda; its time is
+ * printed); then `runs` timed calls per dpi, median, with the fastest and
+ * slowest run printed too.
  *
  * pdftoppm renders one page at a time in one thread; our engine may use both
  * cores, so poppler gets both too: two pdftoppm processes at once, pages 1–25
@@ -17,10 +19,10 @@
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { renderPreviews } from '../../../lambdas/engine/previews';
 import { median } from './concurrency';
-import { GNU_TIME, MAX_RSS_FORMAT, maxRssFromTimeOutput, peakRssMb } from './peak-rss';
+import { GNU_TIME, MAX_RSS_FORMAT, maxRssFromTimeOutput } from './peak-rss';
 import { verdict } from './previews-agreement-summary';
+import { BundledEngine } from './previews-speed-engine';
 import { buildPreviewsSpeedPdf } from './previews-speed-pdf';
 import { runTool } from './run-tool';
 
@@ -38,12 +40,15 @@ const POPPLER_TIMEOUT_MS = 600_000;
 interface Figures {
   dpi: number;
   oursMs: number;
+  /** Every timed run of ours, in order. */
+  oursRunsMs: number[];
   popplerMs: number | null;
   popplerRssMb: number | null;
 }
 
 export async function runSpeed(o: SpeedOptions): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'proofline-previews-speed-'));
+  const engine = await BundledEngine.start();
   try {
     const file = path.join(dir, `previews-${o.pages}.pdf`);
     await writeFile(file, await buildPreviewsSpeedPdf({ pages: o.pages }));
@@ -52,7 +57,7 @@ export async function runSpeed(o: SpeedOptions): Promise<void> {
     if (!o.withPoppler) console.log('  poppler side skipped: pdftoppm not found (apt-get install poppler-utils)');
 
     const w0 = performance.now();
-    await renderOurs(file, { ...params(o.dpis[0] ?? 72), pages: '1' }, path.join(dir, 'warm-up'), 1);
+    await renderOurs(engine, file, { ...params(o.dpis[0] ?? 72), pages: '1' }, path.join(dir, 'warm-up'), 1);
     const warmUpMs = performance.now() - w0;
 
     const figures: Figures[] = [];
@@ -62,12 +67,13 @@ export async function runSpeed(o: SpeedOptions): Promise<void> {
       const poppler: { ms: number; rssMb: number | null }[] = [];
       // Interleaved, so a burst of other load on the machine falls on both sides alike.
       for (let i = 0; i < o.runs; i++) {
-        ours.push(await renderOurs(file, params(dpi), out, o.pages));
+        ours.push(await renderOurs(engine, file, params(dpi), out, o.pages));
         if (o.withPoppler) poppler.push(await renderPoppler(file, dpi, o.pages, path.join(dir, `poppler-${dpi}`)));
       }
       figures.push({
         dpi,
         oursMs: median(ours),
+        oursRunsMs: ours,
         popplerMs: poppler.length ? median(poppler.map((p) => p.ms)) : null,
         popplerRssMb: poppler.length ? Math.max(...poppler.map((p) => p.rssMb ?? 0)) || null : null,
       });
@@ -77,12 +83,13 @@ export async function runSpeed(o: SpeedOptions): Promise<void> {
     console.log(`  untimed warm-up call first (page 1 at ${o.dpis[0] ?? 72} dpi, loads the engine): ${(warmUpMs / 1000).toFixed(2)} s`);
     const pps = (ms: number) => (o.pages / (ms / 1000)).toFixed(1);
     for (const f of figures) {
-      const ours = `ours ${pps(f.oursMs)} pages/s (${(f.oursMs / 1000).toFixed(2)} s)`;
+      const spread = f.oursRunsMs.length > 1 ? `, runs ${pps(Math.max(...f.oursRunsMs))}–${pps(Math.min(...f.oursRunsMs))}` : '';
+      const ours = `ours ${pps(f.oursMs)} pages/s (${(f.oursMs / 1000).toFixed(2)} s${spread})`;
       const poppler = f.popplerMs === null ? '' : `, pdftoppm ×2 ${pps(f.popplerMs)} pages/s (${(f.popplerMs / 1000).toFixed(2)} s, peak RSS per process ${f.popplerRssMb?.toFixed(0) ?? 'n/a'} MB)`;
       console.log(`  ${String(f.dpi).padStart(3)} dpi: ${ours}${poppler}${f.popplerMs === null ? '' : `, ratio ours/poppler ${(f.popplerMs / f.oursMs).toFixed(2)}`}`);
     }
-    const rss = peakRssMb();
-    console.log(`  our peak RSS (this process and its threads, whole speed run): ${rss === null ? 'n/a' : `${rss.toFixed(0)} MB`}`);
+    const rss = await engine.peakRssMb();
+    console.log(`  our peak RSS (the bundled engine's process and its render threads, whole speed run): ${rss === null ? 'n/a' : `${rss.toFixed(0)} MB`}`);
     for (const f of figures) {
       if (f.popplerMs === null) continue;
       const ratio = f.popplerMs / f.oursMs;
@@ -90,22 +97,18 @@ export async function runSpeed(o: SpeedOptions): Promise<void> {
     }
     console.log(`TARGET peak RSS < ${PEAK_RSS_TARGET_MB / 1024} GB: ${rss === null ? 'n/a' : `${rss.toFixed(0)} MB`} — ${verdict(rss !== null && rss < PEAK_RSS_TARGET_MB)}`);
   } finally {
+    await engine.close();
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 const params = (dpi: number) => ({ format: 'png', dpi, thumbnail: false });
 
-/** One renderPreviews call; its wall time. Any page that fails makes the figure meaningless, so it stops the bench. */
-async function renderOurs(file: string, p: Record<string, unknown>, outDir: string, expected: number): Promise<number> {
-  const t0 = performance.now();
-  const r = await renderPreviews({ path: file, fileType: 'pdf', params: { ...p, pages: p.pages ?? `1-${expected}` }, outDir });
-  const ms = performance.now() - t0;
-  if (r.failures.length || r.images.length !== expected) {
-    throw new Error(`our render delivered ${r.images.length}/${expected} pages: ${r.failures.map((f) => `page ${f.page}: ${f.reason}`).join('; ')}`);
-  }
-  await rm(outDir, { recursive: true, force: true });
-  return ms;
+/** One renderPreviews call in the engine process; its wall time there. Any page that fails makes the figure meaningless, so it stops the bench. */
+async function renderOurs(engine: BundledEngine, file: string, p: Record<string, unknown>, outDir: string, expected: number): Promise<number> {
+  const r = await engine.render(file, { ...p, pages: p.pages ?? `1-${expected}` }, outDir);
+  if (r.failures.length || r.images !== expected) throw new Error(`our render delivered ${r.images}/${expected} pages: ${r.failures.join('; ')}`);
+  return r.ms;
 }
 
 /** Two pdftoppm processes over the two halves of the pages, at once. */

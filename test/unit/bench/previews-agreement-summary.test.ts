@@ -37,6 +37,21 @@ describe('summarizeAgreement', () => {
     expect(s.compared).toBe(1);
   });
 
+  it('leaves a file that needs a password out of the share only when pdftoppm cannot open it either', () => {
+    const refused = (file: string, poppler: AgreementFileResult['poppler']): AgreementFileResult => ({
+      file,
+      ours: 'refused',
+      reason: 'The PDF is protected by a password that is needed to open it; remove the password and send the file again.',
+      oursMs: 5,
+      poppler,
+    });
+    const s = summarizeAgreement([compared('a.pdf', 0), compared('b.pdf', 0), refused('locked.pdf', 'failed'), refused('owner-only.pdf', 'ok')]);
+    expect(s.needPassword).toEqual(['locked.pdf']);
+    expect(s.passwordOnlyForUs).toEqual(['owner-only.pdf']);
+    expect(s.renderedShare).toBe(0.5);
+    expect(s.renderedShareWithoutPasswords).toBeCloseTo(2 / 3, 10);
+  });
+
   it('leaves a page we rendered but poppler did not out of the RMSE', () => {
     const s = summarizeAgreement([compared('a.pdf', 0.02), { file: 'b.pdf', ours: 'rendered', oursMs: 5, poppler: 'timeout' }]);
     expect(s.rendered).toBe(2);

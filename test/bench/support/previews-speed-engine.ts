@@ -1,0 +1,109 @@
+/**
+ * Our side of the previews speed bench, run the way the previews Lambda runs
+ * it: the engine bundled by esbuild with the settings the CDK bundling uses
+ * (ESM, minified, source maps on, native modules external, the same banner;
+ * lib/constructs/house-function.ts) and started with plain node and
+ * --enable-source-maps, in a child process of its own, whose render threads
+ * start from that bundle (render-pool.ts). Its peak RSS is the engine's.
+ *
+ * Why not in the bench's own process: the bench runs under tsx, which loads
+ * every module through its loader (pdfjs alone then takes about 400 MB more
+ * per thread than under plain node), and builds the test PDF with pdf-lib;
+ * neither is the engine, and both landed in the "our peak RSS" figure.
+ *
+ * The child is previews-speed-child.ts; requests and answers go over IPC.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { ESM_REQUIRE_BANNER } from '../../../lib/constructs/house-function';
+import type { SpeedAnswer, SpeedRequest } from './previews-speed-child';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const CHILD = path.join(import.meta.dirname, 'previews-speed-child.ts');
+/** Inside the repository, so the bundle's external native modules resolve from its node_modules. */
+const BUILD_PARENT = path.join(ROOT, 'node_modules', '.cache');
+const NATIVE_MODULES = ['sharp', '@napi-rs/canvas'];
+
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+export class BundledEngine {
+  private nextId = 1;
+
+  private constructor(
+    private readonly child: ChildProcess,
+    private readonly dir: string,
+  ) {}
+
+  static async start(): Promise<BundledEngine> {
+    await mkdir(BUILD_PARENT, { recursive: true });
+    const dir = await mkdtemp(path.join(BUILD_PARENT, 'proofline-previews-speed-'));
+    const outfile = path.join(dir, 'index.mjs');
+    await build({
+      entryPoints: [CHILD],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: `node${process.versions.node.split('.')[0]}`,
+      mainFields: ['module', 'main'],
+      banner: { js: ESM_REQUIRE_BANNER },
+      minify: true,
+      sourcemap: true,
+      sourcesContent: false,
+      external: NATIVE_MODULES,
+      logLevel: 'error',
+    });
+    const pdfjsDir = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+    const env: NodeJS.ProcessEnv = { ...process.env, PDFJS_ASSETS_DIR: pdfjsDir };
+    delete env.NODE_OPTIONS;
+    // Not the bench's own flags (tsx's loader): the Lambda's.
+    const child = fork(outfile, [], { cwd: ROOT, execArgv: ['--enable-source-maps'], env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    await new Promise<void>((resolve, reject) => {
+      child.once('message', () => resolve());
+      child.once('exit', (code) => reject(new Error(`the bundled engine exited on start (${code})`)));
+    });
+    return new BundledEngine(child, dir);
+  }
+
+  /** One renderPreviews call in the child; its wall time there. */
+  async render(file: string, params: Record<string, unknown>, outDir: string): Promise<{ ms: number; images: number; failures: string[] }> {
+    const a = await this.ask({ op: 'render', path: file, params, outDir });
+    return { ms: a.ms!, images: a.images!, failures: a.failures! };
+  }
+
+  /** The child's peak RSS so far (VmHWM), its threads included. */
+  async peakRssMb(): Promise<number | null> {
+    return (await this.ask({ op: 'peak-rss' })).peakRssMb ?? null;
+  }
+
+  async close(): Promise<void> {
+    this.child.kill('SIGKILL');
+    await rm(this.dir, { recursive: true, force: true });
+  }
+
+  private ask(req: WithoutId<SpeedRequest>): Promise<SpeedAnswer> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const onMessage = (m: SpeedAnswer) => {
+        if (m.id !== id) return;
+        done();
+        if (m.error) reject(new Error(m.error));
+        else resolve(m);
+      };
+      const onExit = (code: number | null, signal: string | null) => {
+        done();
+        reject(new Error(`the bundled engine ended (${signal ?? `exit ${code}`})`));
+      };
+      const done = () => {
+        this.child.off('message', onMessage);
+        this.child.off('exit', onExit);
+      };
+      this.child.on('message', onMessage);
+      this.child.on('exit', onExit);
+      this.child.send({ ...req, id } as SpeedRequest);
+    });
+  }
+}

@@ -12,6 +12,7 @@
 import { BOX_FIXES } from './boxes';
 import { CONTENT_FIXES } from './content';
 import { DOCUMENT_FIXES } from './document';
+import { IMAGE_FIXES } from './images';
 import { INTERACTIVE_FIXES } from './interactive';
 import { BLEED_FIXES, PAGE_FIXES } from './pages';
 import { STANDARDS_FIXES } from './standards';
@@ -19,7 +20,7 @@ import type { FixInfo } from './types';
 
 export type { FixInfo, FixParamSpec } from './types';
 
-export const FIXES: readonly FixInfo[] = [...PAGE_FIXES, ...BOX_FIXES, ...BLEED_FIXES, ...DOCUMENT_FIXES, ...INTERACTIVE_FIXES, ...CONTENT_FIXES, ...STANDARDS_FIXES];
+export const FIXES: readonly FixInfo[] = [...PAGE_FIXES, ...BOX_FIXES, ...BLEED_FIXES, ...DOCUMENT_FIXES, ...INTERACTIVE_FIXES, ...CONTENT_FIXES, ...IMAGE_FIXES, ...STANDARDS_FIXES];
 
 export function findFix(id: string): FixInfo | undefined {
   return FIXES.find((f) => f.id === id);

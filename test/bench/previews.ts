@@ -18,7 +18,8 @@
  *
  * Options: --limit N (first N corpus files), --part agreement|speed (one part
  * only), --runs N (timed runs per side in the speed part, default 2),
- * --timeout S (per file and side in the agreement part, default 60).
+ * --timeout S (per file and side in the agreement part, default 130: a page's
+ * production limit of 120 s plus opening).
  */
 import '../../lambdas/platform/polyfills';
 import { parseArgs } from 'node:util';
@@ -31,7 +32,8 @@ const { values } = parseArgs({
     limit: { type: 'string' },
     part: { type: 'string' },
     runs: { type: 'string', default: '2' },
-    timeout: { type: 'string', default: '60' },
+    // The production limit of one page is 120 s (render-pool.ts); opening comes on top.
+    timeout: { type: 'string', default: '130' },
   },
 });
 const positive = (name: string, v: string | undefined): number | null => {

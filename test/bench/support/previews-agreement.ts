@@ -107,6 +107,9 @@ async function runPdftoppm(file: string, dir: string, timeoutMs: number): Promis
   // -cropbox: the visible area, as our previews show it (pdftoppm draws the MediaBox by default).
   const run = await runTool('pdftoppm', ['-r', '72', '-f', '1', '-l', '1', '-cropbox', '-png', '-singlefile', file, prefix], timeoutMs);
   if (run.outcome === 'timeout') return { status: 'timeout' };
+  // Poppler draws an encrypted file it cannot decrypt from the still-encrypted bytes (bug1782186:
+  // "Unsupported version/revision (4/4) of Standard security handler"): that picture is no rendering.
+  if (/security handler|incorrect password/i.test(run.stderr)) return { status: 'failed' };
   // pdftoppm exits non-zero on some damaged files yet writes the page; the image is what counts.
   return existsSync(`${prefix}.png`) ? { status: 'ok', png: `${prefix}.png` } : { status: 'failed' };
 }

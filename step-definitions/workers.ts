@@ -33,7 +33,8 @@ export const WORKERS = {
   ingest: worker({ key: 'Ingest', stateNames: ['Ingest'], entry: 'lambdas/steps/ingest.ts', memoryMb: 1024, timeoutSeconds: 300, ephemeralStorageMb: 1536 }),
   // Preflight renders proof images of its findings (pdfjs on @napi-rs/canvas), like previews.
   preflight: worker({ key: 'Preflight', stateNames: ['Preflight'], entry: 'lambdas/steps/preflight.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs'] }),
-  autofix: worker({ key: 'Autofix', stateNames: ['Autofix'], entry: 'lambdas/steps/autofix.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048 }),
+  // images.downsample decodes and re-encodes images with sharp.
+  autofix: worker({ key: 'Autofix', stateNames: ['Autofix'], entry: 'lambdas/steps/autofix.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp'] }),
   validate: worker({ key: 'Validate', stateNames: ['Validate'], entry: 'lambdas/steps/validate.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048 }),
   previews: worker({ key: 'Previews', stateNames: ['Previews', 'RenderPreviewBatch', 'FinishPreviews'], entry: 'lambdas/steps/previews.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs'] }),
   recordFailure: worker({ key: 'RecordFailure', stateNames: ['IngestFailed', 'StepFailed'], entry: 'lambdas/steps/record-failure.ts', memoryMb: 512, timeoutSeconds: 30, ephemeralStorageMb: 512 }),

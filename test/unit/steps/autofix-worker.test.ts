@@ -1,3 +1,4 @@
+import { fixOrder } from '../../../lambdas/engine/catalog';
 import { describe, expect, it } from 'vitest';
 import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { useWorkerServices } from './support/worker-services';
@@ -38,7 +39,8 @@ describe('the autofix worker', () => {
     const { steps } = taskView(await reload(t.services, graph.job.id), 0);
     const recommended = ((await loadStepResult(t.services.blobs, steps[0]!)) as PreflightReportLike).recommendedFixes;
     expect(recommended).toContain('actions.remove');
-    expect(steps[1]!.runtimeParams).toMatchObject({ profileId: 'default', fixesFrom: 'recommended', fixes: recommended });
+    // Applied in the catalogue's order, whatever order the report lists them in.
+    expect(steps[1]!.runtimeParams).toMatchObject({ profileId: 'default', fixesFrom: 'recommended', fixes: [...recommended].sort((a, b) => fixOrder(a) - fixOrder(b)) });
     expect((steps[1]!.result as AutofixStepResult).applied.map((a) => a.fixId)).toContain('actions.remove');
   });
 

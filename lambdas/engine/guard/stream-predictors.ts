@@ -65,7 +65,8 @@ function undoPng(data: Uint8Array, rowBytes: number, bpp: number): Uint8Array {
   return out;
 }
 
-function paeth(a: number, b: number, c: number): number {
+/** The PNG Paeth predictor (RFC 2083 6.6): the neighbour nearest to left + up − upper-left. */
+export function paeth(a: number, b: number, c: number): number {
   const p = a + b - c;
   const pa = Math.abs(p - a);
   const pb = Math.abs(p - b);

@@ -27,6 +27,7 @@
  */
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
+import { paeth } from '../../guard/stream-predictors';
 
 export interface Raster {
   width: number;
@@ -184,13 +185,6 @@ function pngRows(r: Raster): Uint8Array {
   return out;
 }
 
-function paeth(a: number, b: number, c: number): number {
-  const p = a + b - c;
-  const pa = Math.abs(p - a);
-  const pb = Math.abs(p - b);
-  const pc = Math.abs(p - c);
-  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-}
 
 let readInverts: Promise<{ marked: boolean; plain: boolean }> | undefined;
 

@@ -5,19 +5,10 @@
  * the measurements the tests use (running a fix as the engine does, reading an
  * image back, rendering, text, preflight, qpdf).
  */
-import { spawnSync } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, PDFStream, StandardFonts } from '@cantoo/pdf-lib';
 import sharp from 'sharp';
-import { findFix, fixParams } from '../../../../../lambdas/engine/catalog';
-import type { FixOutcome } from '../../../../../lambdas/engine/autofix/fix';
-import { FIX_IMPLEMENTATIONS } from '../../../../../lambdas/engine/autofix/registry';
-import { openPdfBytes } from '../../../../../lambdas/engine/core/load-pdf';
 import { getNumber, streamFilters } from '../../../../../lambdas/engine/core/pdf-objects';
-import { preflight } from '../../../../../lambdas/engine/preflight/index';
-import { openForRendering } from '../../../../../lambdas/engine/previews/pdfjs';
 
 export type Space = 'DeviceGray' | 'DeviceRGB' | 'DeviceCMYK';
 const CHANNELS: Record<Space, 1 | 3 | 4> = { DeviceGray: 1, DeviceRGB: 3, DeviceCMYK: 4 };
@@ -183,21 +174,7 @@ export async function imagePdf(build: (doc: PDFDocument) => Promise<Placement[][
 /** Points for `px` pixels at `ppi`. */
 export const ptAt = (px: number, ppi: number): number => (px / ppi) * 72;
 
-export interface FixRun {
-  outcome: FixOutcome;
-  before: Uint8Array;
-  after: Uint8Array;
-  doc: PDFDocument;
-}
-
-/** Runs one fix as the engine does: open, fix with the catalogue's defaults over `params`, save, re-open. */
-export async function runFix(fixId: string, input: PDFDocument | Uint8Array, params: Record<string, unknown> = {}): Promise<FixRun> {
-  const before = input instanceof Uint8Array ? input : await input.save({ useObjectStreams: false });
-  const { doc } = await openPdfBytes(before);
-  const outcome = await FIX_IMPLEMENTATIONS[fixId]!(doc, { order: null, params: fixParams(findFix(fixId)!, params) });
-  const after = await doc.save({ useObjectStreams: false, updateFieldAppearances: false });
-  return { outcome, before, after, doc: (await openPdfBytes(after)).doc };
-}
+export { runFix, type FixRun } from '../fixtures-common';
 
 export interface ImageInfo {
   width: number;
@@ -235,32 +212,4 @@ export function imageInfo(doc: PDFDocument, pageIndex: number, key: string): Ima
   };
 }
 
-/** Text of every page, as pdfjs extracts it. */
-export async function pageTexts(bytes: Uint8Array): Promise<string[]> {
-  const pdf = await openForRendering(bytes);
-  try {
-    const out: string[] = [];
-    for (let i = 1; i <= pdf.numPages; i++) {
-      const content = await (await pdf.getPage(i)).getTextContent();
-      out.push(content.items.map((it) => ('str' in it ? it.str : '')).join(''));
-    }
-    return out;
-  } finally {
-    await pdf.destroy();
-  }
-}
-
-/** The check ids preflight reports for a file. */
-export async function preflightChecks(bytes: Uint8Array, dir: string, profileId = 'default'): Promise<string[]> {
-  const path = join(dir, `f${Math.random().toString(36).slice(2)}.pdf`);
-  await writeFile(path, bytes);
-  const result = await preflight({ path, fileType: 'pdf', profileId, context: null });
-  return result.report.findings.map((f) => f.checkId);
-}
-
-/** qpdf --check's exit status for a file: 0 clean, 3 warnings, 2 errors. */
-export async function qpdfCheck(bytes: Uint8Array, dir: string): Promise<number> {
-  const path = join(dir, `q${Math.random().toString(36).slice(2)}.pdf`);
-  await writeFile(path, bytes);
-  return spawnSync('qpdf', ['--check', path], { encoding: 'utf8' }).status ?? -1;
-}
+export { pageTexts, preflightChecks, qpdfCheck } from '../fixtures-common';

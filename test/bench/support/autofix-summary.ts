@@ -68,9 +68,12 @@ export function damageOf(o: FixFileOutcome): string | null {
   }
   if (q && q.before.status !== null && q.after.status === null) return 'qpdf could not check the fixed file';
   if (o.text && o.text.after < 0) return 'the fixed file\'s text could not be read';
-  if (o.text && o.text.after < o.text.before) return `extractable text shrank from ${o.text.before} to ${o.text.after} characters`;
   const moved = (o.appearance ?? []).filter((d) => d.sizeChanged || d.rmse >= 0.01 || d.changedShare >= 0.001);
   if (moved.length > 0) return `prints differently inside the TrimBox on page ${moved.map((d) => d.page).join(', ')} (RMSE ${Math.max(...moved.map((d) => d.rmse)).toFixed(3)})`;
+  // layers.flatten removes the content of hidden layers, text included, by design: text that
+  // goes while every page prints exactly as before was never visible (pdfjs extracts it all the same).
+  const hiddenTextRemoved = (o.applied ?? []).some((a) => a.fixId === 'layers.flatten') && (o.appearance ?? []).length > 0;
+  if (o.text && o.text.after < o.text.before && !hiddenTextRemoved) return `extractable text shrank from ${o.text.before} to ${o.text.after} characters`;
   return null;
 }
 

@@ -28,6 +28,11 @@ describe('bench:autofix figures', () => {
     // From unreadable (errors) to readable with warnings is not damage, even with more lines.
     expect(damageOf(done({ qpdf: { before: { status: 2, issues: 4 }, after: { status: 3, issues: 5 } } }))).toBeNull();
     expect(damageOf(done({ text: { before: 120, after: 80 } }))).toBe('extractable text shrank from 120 to 80 characters');
+    // Hidden layers' text goes with layers.flatten; the pages print exactly as before.
+    const same = [{ page: 1, rmse: 0, changedShare: 0, sizeChanged: false }];
+    expect(damageOf(done({ applied: [{ fixId: 'layers.flatten', count: 3 }], text: { before: 120, after: 80 }, appearance: same }))).toBeNull();
+    // …but not when the printing was not compared.
+    expect(damageOf(done({ applied: [{ fixId: 'layers.flatten', count: 3 }], text: { before: 120, after: 80 }, appearance: null }))).toMatch(/shrank/);
     expect(damageOf(done({ appearance: [{ page: 1, rmse: 0, changedShare: 0, sizeChanged: false }, { page: 2, rmse: 0.05, changedShare: 0.02, sizeChanged: false }] }))).toMatch(/page 2 \(RMSE 0\.050\)/);
     expect(damageOf({ file: 'x.pdf', status: 'timeout', detail: 'no answer within 120 s' })).toBe('autofix timeout: no answer within 120 s');
     // A file refused with a reason (password, not a PDF) was not damaged by anyone.

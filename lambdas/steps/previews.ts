@@ -11,7 +11,6 @@
  * - `FinishPreviews` (`phase: 'finish'`): gathers the batches and ends the step.
  */
 import '../platform/polyfills';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UnprocessableFileError } from '../domain/errors';
 import type { StoredArtifact } from '../domain/model';
@@ -97,7 +96,6 @@ const artifactOrder = (a: StoredArtifact, b: StoredArtifact): number =>
 export const previewsWorker: BatchedStepWorker<PageBatch, PageFailureNote[]> = {
   name: 'previews',
   async run(input) {
-    await mkdir(previewsInput(input).outDir, { recursive: true });
     const plan = await planPreviews(previewsInput(input), input.services.config.previewBatchPages);
     if (plan.kind === 'batched') {
       const carry: PreviewsCarry = { failures: plan.failures, runtimeParams: plan.runtimeParams };

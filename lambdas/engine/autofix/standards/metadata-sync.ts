@@ -28,8 +28,9 @@
  */
 import { PDFDict, PDFHexString, PDFNull, type PDFObject, PDFRef, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import { getStream, getText, name, resolve, streamBytes } from '../../core/pdf-objects';
-import { NS } from '../../validate/metadata/schemas';
-import { RDF_NS, readXmpPacket, type XmpNode, type XmpProperty } from '../../validate/metadata/xmp-model';
+import { NS, predefinedType } from '../../validate/metadata/schemas';
+import { typeProblem } from '../../validate/metadata/value-types';
+import { RDF_NS, readXmpPacket, type XmpNode, type XmpPacket, type XmpProperty } from '../../validate/metadata/xmp-model';
 import type { FixOutcome } from '../fix';
 import { formatPdfDate, formatXmpDate, instantOf, parsePdfDate, parseXmpDate, utcParts, type DateParts } from './dates';
 import { writeXmpPacket, xmlSafeText, xmpValue } from './xmp-writer';
@@ -82,6 +83,12 @@ export function syncMetadata(doc: PDFDocument, opts: MetadataSyncOptions = {}): 
   const props = new Map<string, XmpProperty>();
   for (const p of packet?.properties ?? []) if (p.ns !== RDF_NS && !props.has(key(p.ns, p.name))) props.set(key(p.ns, p.name), p);
   const packetUsable = packet !== null && packet.problems.length === 0;
+  // A property this fix writes whose value has the wrong shape (dc:title as plain text, pdf:Keywords as a Bag…):
+  // read leniently and written again in its proper form, never left as it was.
+  const illTyped = (k: string): boolean => {
+    const p = props.get(k);
+    return p !== undefined && wrongShape(p);
+  };
   // Info entries to write (a string) or delete (null).
   const infoWrites = new Map<string, string | PDFObject | null>();
   const xmpWrites = new Map<string, XmpProperty | null>();
@@ -107,14 +114,15 @@ export function syncMetadata(doc: PDFDocument, opts: MetadataSyncOptions = {}): 
   ];
   for (const pair of textPairs) {
     const current = props.get(key(pair.ns, pair.local));
-    const xmp = pair.form === 'langAlt' ? xDefault(current?.node) : simple(current?.node);
+    const ill = illTyped(key(pair.ns, pair.local));
+    const xmp = ill ? lenientText(current!.node, pair.form) : pair.form === 'langAlt' ? xDefault(current?.node) : simple(current?.node);
     const target = infoText(pair.entry) ?? (xmp !== null ? xmlSafeText(xmp) : undefined);
     if (target === undefined) {
       setInfo(pair.entry, null); // present but not a text string
       continue;
     }
     setInfo(pair.entry, target);
-    if (xmp !== target) xmpWrites.set(key(pair.ns, pair.local), pair.form === 'langAlt' ? withXDefault(current, pair, target) : xmpValue.text(pair.ns, pair.prefix, pair.local, target));
+    if (xmp !== target || ill) xmpWrites.set(key(pair.ns, pair.local), pair.form === 'langAlt' ? withXDefault(current, pair, target) : xmpValue.text(pair.ns, pair.prefix, pair.local, target));
   }
 
   // Author ↔ dc:creator.
@@ -123,6 +131,8 @@ export function syncMetadata(doc: PDFDocument, opts: MetadataSyncOptions = {}): 
   const author = infoText('Author');
   if (creators.length > 1 && creators.every((c) => c !== null)) {
     setInfo('Author', null);
+    // The list stays, as the ordered list (seq ProperName) XMP defines dc:creator to be.
+    if (illTyped(key(NS.dc, 'creator'))) xmpWrites.set(key(NS.dc, 'creator'), xmpValue.seq(NS.dc, 'dc', 'creator', creators.map((c) => xmlSafeText(c!))));
   } else if (author !== undefined) {
     setInfo('Author', author);
     if (!(creatorNode?.kind === 'array' && creatorNode.form === 'Seq' && creators.length === 1 && creators[0] === author)) xmpWrites.set(key(NS.dc, 'creator'), xmpValue.seq(NS.dc, 'dc', 'creator', [author]));
@@ -140,6 +150,7 @@ export function syncMetadata(doc: PDFDocument, opts: MetadataSyncOptions = {}): 
   for (const pair of datePairs) {
     const infoDate = getText(info, pair.entry);
     const xmpDate = simple(props.get(key(NS.xmp, pair.local))?.node);
+    const illDate = illTyped(key(NS.xmp, pair.local));
     const fromInfo = infoDate !== undefined ? parsePdfDate(infoDate) : null;
     const fromXmp = xmpDate !== null ? parseXmpDate(xmpDate) : null;
     const chosen = fromInfo ?? fromXmp;
@@ -149,15 +160,16 @@ export function syncMetadata(doc: PDFDocument, opts: MetadataSyncOptions = {}): 
       continue;
     }
     if (!fromInfo) setInfo(pair.entry, formatPdfDate(chosen));
-    if (!fromXmp || instantOf(fromXmp) !== instantOf(chosen)) xmpWrites.set(key(NS.xmp, pair.local), xmpValue.text(NS.xmp, 'xmp', pair.local, formatXmpDate(chosen)));
+    if (!fromXmp || instantOf(fromXmp) !== instantOf(chosen) || illDate) xmpWrites.set(key(NS.xmp, pair.local), xmpValue.text(NS.xmp, 'xmp', pair.local, formatXmpDate(chosen)));
   }
 
   // Producer: the same on both sides (the stamp below may extend it).
-  const producerXmp = simple(props.get(key(NS.pdf, 'Producer'))?.node);
+  const illProducer = illTyped(key(NS.pdf, 'Producer'));
+  const producerXmp = illProducer ? lenientText(props.get(key(NS.pdf, 'Producer'))!.node, 'text') : simple(props.get(key(NS.pdf, 'Producer'))?.node);
   const producer = infoText('Producer') ?? (producerXmp !== null ? xmlSafeText(producerXmp) : undefined);
   if (producer !== undefined) {
     setInfo('Producer', producer);
-    if (producerXmp !== producer) xmpWrites.set(key(NS.pdf, 'Producer'), xmpValue.text(NS.pdf, 'pdf', 'Producer', producer));
+    if (producerXmp !== producer || illProducer) xmpWrites.set(key(NS.pdf, 'Producer'), xmpValue.text(NS.pdf, 'pdf', 'Producer', producer));
   } else setInfo('Producer', null);
 
   // The caller's own properties and entries.
@@ -166,6 +178,8 @@ export function syncMetadata(doc: PDFDocument, opts: MetadataSyncOptions = {}): 
     if (!old || !sameNode(old.node, p.node) || old.prefix !== p.prefix) xmpWrites.set(key(p.ns, p.name), p);
   }
   if (opts.remove) for (const [k, p] of props) if (!xmpWrites.has(k) && opts.remove(p)) xmpWrites.set(k, null);
+  // What could not be read back into its proper form (a dc:creator of structures, an xmp:MetadataDate that is no date) goes.
+  for (const k of OWNED) if (!xmpWrites.has(k) && illTyped(k)) xmpWrites.set(k, null);
   for (const [entry, value] of Object.entries(opts.info ?? {})) {
     if (info?.lookup(name(entry))?.toString() !== value.toString()) infoWrites.set(entry, value);
   }
@@ -178,7 +192,7 @@ export function syncMetadata(doc: PDFDocument, opts: MetadataSyncOptions = {}): 
   const now = utcParts((opts.now ?? (() => new Date()))());
   const stamped = producer === undefined ? PRODUCER_ALONE : producer.endsWith(PRODUCER_SUFFIX) || producer === PRODUCER_ALONE ? producer : `${producer}${PRODUCER_SUFFIX}`;
   setInfo('Producer', stamped);
-  if (producerXmp !== stamped) xmpWrites.set(key(NS.pdf, 'Producer'), xmpValue.text(NS.pdf, 'pdf', 'Producer', stamped));
+  if (producerXmp !== stamped || illProducer) xmpWrites.set(key(NS.pdf, 'Producer'), xmpValue.text(NS.pdf, 'pdf', 'Producer', stamped));
   else xmpWrites.delete(key(NS.pdf, 'Producer'));
   stampDate(now, 'ModDate', 'ModifyDate');
   stampDate(now, null, 'MetadataDate');
@@ -187,7 +201,7 @@ export function syncMetadata(doc: PDFDocument, opts: MetadataSyncOptions = {}): 
     if (entry) setInfo(entry, formatPdfDate(at));
     const old = simple(props.get(key(NS.xmp, local))?.node);
     const value = formatXmpDate(at);
-    if (old !== value) xmpWrites.set(key(NS.xmp, local), xmpValue.text(NS.xmp, 'xmp', local, value));
+    if (old !== value || illTyped(key(NS.xmp, local))) xmpWrites.set(key(NS.xmp, local), xmpValue.text(NS.xmp, 'xmp', local, value));
     else xmpWrites.delete(key(NS.xmp, local));
   }
 
@@ -230,6 +244,48 @@ function writeMetadataStream(doc: PDFDocument, bytes: Uint8Array): void {
 /** A PDF text string: literal for plain ASCII, UTF-16BE otherwise (PDFDocEncoding cannot hold everything). */
 function pdfText(s: string): PDFString | PDFHexString {
   return /^[\x20-\x7E]*$/.test(s) && !/[()\\]/.test(s) ? PDFString.of(s) : PDFHexString.fromText(s);
+}
+
+/** The catalog's XMP packet read into the data model (null when there is none), as syncMetadata reads it. */
+export function readCatalogPacket(doc: PDFDocument): XmpPacket | null {
+  const stream = getStream(doc.catalog as PDFDict, 'Metadata');
+  return stream ? readPacket(streamBytes(stream)) : null;
+}
+
+/** The properties syncMetadata writes itself (the Info equivalents and the metadata date). */
+const OWNED: readonly string[] = [
+  key(NS.dc, 'title'),
+  key(NS.dc, 'creator'),
+  key(NS.dc, 'description'),
+  key(NS.pdf, 'Keywords'),
+  key(NS.xmp, 'CreatorTool'),
+  key(NS.pdf, 'Producer'),
+  key(NS.xmp, 'CreateDate'),
+  key(NS.xmp, 'ModifyDate'),
+  key(NS.xmp, 'MetadataDate'),
+];
+
+/** True for a property syncMetadata writes itself (pdfa.prepare leaves those to it rather than removing them). */
+export function isSyncOwned(p: { ns: string; name: string }): boolean {
+  return OWNED.includes(key(p.ns, p.name));
+}
+
+/** An owned property whose value is not of the type XMP gives it (the validator's typeProblem). */
+function wrongShape(p: XmpProperty): boolean {
+  if (!isSyncOwned(p)) return false;
+  // These types are the same in the 2004 and 2005 editions of the XMP Specification.
+  const type = predefinedType('2005', p.ns, p.name);
+  return type !== undefined && typeProblem(p.node, type, { edition: '2005', custom: new Map() }) !== null;
+}
+
+/** A text read from a value of the wrong shape: a plain value as it is, an array's items (joined for plain text, the x-default or first for a language alternative). */
+function lenientText(n: XmpNode, form: 'langAlt' | 'text'): string | null {
+  if (n.kind === 'simple') return n.value;
+  if (n.kind !== 'array') return null;
+  const items = n.items.filter((i): i is Extract<XmpNode, { kind: 'simple' }> => i.kind === 'simple');
+  if (!items.length) return null;
+  if (form === 'langAlt') return (items.find((i) => i.lang?.toLowerCase() === 'x-default') ?? items[0]!).value;
+  return items.map((i) => i.value).join(', ');
 }
 
 function readPacket(bytes: Uint8Array | null) {

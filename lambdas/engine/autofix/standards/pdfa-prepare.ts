@@ -17,7 +17,12 @@
  *   appearance dictionaries reduced to the normal appearance (N);
  * - an output intent GTS_PDFA1: the file's own profile when another intent has a
  *   usable one, else the built-in sRGB profile (srgb-profile.ts);
- * - XMP: pdfaid:part and pdfaid:conformance, Info and XMP in agreement (metadata.sync's code).
+ * - XMP: pdfaid:part and pdfaid:conformance, Info and XMP in agreement (metadata.sync's code);
+ *   properties of the catalog's packet PDF/A rejects (a value of the wrong type for
+ *   its schema, or a property no predefined schema of the part's XMP edition nor an
+ *   extension schema of the packet defines) are removed, judged by the validator's
+ *   own helpers (xmp-allowed.ts) so that nothing the validator accepts goes. The
+ *   properties metadata.sync writes are instead written again in their proper form.
  *
  * Content stays as it is: fonts, colour spaces, transparency (PDF/A-1), images,
  * layers, embedded files and annotations without an appearance are not
@@ -36,9 +41,11 @@ import { removeActions } from '../fix-actions';
 import { formFieldDicts } from '../../core/form-fields';
 import type { FixOutcome } from '../fix';
 import { addOutputIntent, ensureTrailerId, headerVersion, outputIntents, profileRef, setHeaderVersion, type IntentEntry } from './document-parts';
-import { syncMetadata } from './metadata-sync';
+import { isSyncOwned, readCatalogPacket, syncMetadata } from './metadata-sync';
+import { disallowedProperties, editionForPart } from './xmp-allowed';
 import { SRGB_CONDITION, srgbProfile } from './srgb-profile';
 import { xmpValue } from './xmp-writer';
+import type { XmpPacket } from '../../validate/metadata/xmp-model';
 
 export interface PdfaPrepareOptions {
   part: number;
@@ -87,14 +94,25 @@ export function preparePdfa(doc: PDFDocument, opts: PdfaPrepareOptions): FixOutc
   const intent = ensureOutputIntent(doc, part);
   if (intent) note(intent);
 
+  // Judged on the packet as it is: the sync changes only the properties it owns and pdfaid, which are not judged
+  // here, and never the extension schemas the judgement depends on. Keyed by namespace and name, as the sync keys them.
+  const packet = firstOccurrences(readCatalogPacket(doc));
+  const rejected = packet ? disallowedProperties(packet, editionForPart(part)).filter((d) => !isSyncOwned(d.property)) : [];
+  const rejectedKeys = new Set(rejected.map((d) => `${d.property.ns} ${d.property.name}`));
   const metadata = syncMetadata(doc, {
     now: opts.now,
     set: [xmpValue.text(NS.pdfaid, 'pdfaid', 'part', String(part)), xmpValue.text(NS.pdfaid, 'pdfaid', 'conformance', conformance.toUpperCase())],
     // Other identification properties (amd, rev, corr) describe an earlier claim.
-    remove: (p) => p.ns === NS.pdfaid && p.name !== 'part' && p.name !== 'conformance',
-    touched: done.length > 0,
+    remove: (p) => (p.ns === NS.pdfaid && p.name !== 'part' && p.name !== 'conformance') || rejectedKeys.has(`${p.ns} ${p.name}`),
+    touched: done.length > 0 || rejected.length > 0,
   });
-  for (const c of metadata.changes) note(c);
+  // The sync lists each removal; they are reported once, together, below.
+  const removedNames = new Set(rejected.map((d) => `XMP ${d.property.prefix}:${d.property.name} removed`));
+  for (const c of metadata.changes) if (!removedNames.has(c)) note(c);
+  if (rejected.length) {
+    const names = [...new Set(rejected.map((d) => `${d.property.prefix}:${d.property.name}`))];
+    note(`removed ${names.length} XMP ${names.length === 1 ? 'property' : 'properties'} PDF/A does not allow: ${names.join(', ')}`);
+  }
 
   return {
     count: done.length,
@@ -103,6 +121,13 @@ export function preparePdfa(doc: PDFDocument, opts: PdfaPrepareOptions): FixOutc
       ? `PDF/A-${part}${conformance.toUpperCase()} declarations and structure: ${done.join('; ')}. Content (fonts, colour, transparency, images, embedded files) is unchanged; validation reports what still fails.`
       : `already prepared for PDF/A-${part}${conformance.toUpperCase()}`,
   };
+}
+
+/** The packet as the sync keeps it: XMP allows a property once, and the sync keeps its first occurrence. */
+function firstOccurrences(packet: XmpPacket | null): XmpPacket | null {
+  if (!packet) return null;
+  const seen = new Set<string>();
+  return { ...packet, properties: packet.properties.filter((p) => !seen.has(`${p.ns} ${p.name}`) && !!seen.add(`${p.ns} ${p.name}`)) };
 }
 
 type Note = ((what: string, page?: number | null) => void) & { page: (page: number) => void };

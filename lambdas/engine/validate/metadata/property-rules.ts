@@ -32,17 +32,27 @@ function eachPacket(m: ValidationModel, test: (packet: MetadataPacket, main: Met
   return checked ? { checked, failures } : NOTHING_TO_CHECK;
 }
 
-/** The value type a property must have, or null when neither XMP nor an extension schema defines it. */
-function declaredType(current: MetadataPacket, main: MetadataPacket | null, p: XmpProperty, edition: Edition): string | null {
+type PropertyDefinitions = { properties: ReadonlyMap<string, ReadonlyMap<string, string>> };
+
+/**
+ * The value type a property must have given the extension schemas of its own
+ * packet and of the catalog's, or null when neither XMP nor an extension schema
+ * defines it; 'pdfaid' for the identification schema. Also what autofix's
+ * pdfa.prepare removes properties by (autofix/standards/xmp-allowed.ts).
+ */
+export function declaredPropertyType(own: PropertyDefinitions, main: PropertyDefinitions | null, p: XmpProperty, edition: Edition): string | null {
   // The identification schema has its own rule (pdfa.metadata.identification-schema) and clause.
   if (p.ns === NS.pdfaid) return 'pdfaid';
   const predefined = predefinedType(edition, p.ns, p.name);
   if (predefined) return predefined;
-  const own = current.definitions.properties.get(p.ns)?.get(p.name);
-  if (own) return own;
+  const ownType = own.properties.get(p.ns)?.get(p.name);
+  if (ownType) return ownType;
   // PDF/A-2 and later let the catalog's packet describe properties other packets use; PDF/A-1 does not.
-  return edition === '2005' ? (main?.definitions.properties.get(p.ns)?.get(p.name) ?? null) : null;
+  return edition === '2005' ? (main?.properties.get(p.ns)?.get(p.name) ?? null) : null;
 }
+
+const declaredType = (current: MetadataPacket, main: MetadataPacket | null, p: XmpProperty, edition: Edition): string | null =>
+  declaredPropertyType(current.definitions, main?.definitions ?? null, p, edition);
 
 /** Value type names defined for an extension schema namespace: in the packet, and for PDF/A-2 and later in the catalog packet. */
 function schemaTypes(current: MetadataPacket, main: MetadataPacket | null, edition: Edition): (ns: string) => ReadonlySet<string> {

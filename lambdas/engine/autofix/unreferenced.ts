@@ -7,7 +7,7 @@
  * Info; Encrypt and ID are kept by pdf-lib itself) and follows every reference
  * in dictionaries, arrays and stream dictionaries.
  */
-import { PDFArray, PDFDict, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFInvalidObject, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 
 /** Removes unreachable indirect objects; returns how many. */
 export function dropUnreferencedObjects(doc: PDFDocument): number {
@@ -30,6 +30,11 @@ export function dropUnreferencedObjects(doc: PDFDocument): number {
       for (let i = 0; i < obj.size(); i++) pending.push(obj.get(i));
     } else if (obj instanceof PDFStream) {
       pending.push(obj.dict);
+    } else if (obj instanceof PDFInvalidObject) {
+      // An object pdf-lib could not parse is written back byte for byte; the
+      // references in its bytes still hold (issue11549_reduced: the font
+      // dictionaries are such objects, and dropping what they point at lost the text).
+      for (const ref of referencesIn(obj)) pending.push(ref);
     }
   }
   let dropped = 0;
@@ -45,4 +50,12 @@ export function dropUnreferencedObjects(doc: PDFDocument): number {
   // The trailer's /Size is one more than this; left at an object now gone, qpdf warns about the count.
   if (dropped > 0) context.largestObjectNumber = largest;
   return dropped;
+}
+
+/** "12 0 R" references written in an unparsed object's bytes. */
+function referencesIn(obj: PDFInvalidObject): PDFRef[] {
+  const bytes = new Uint8Array(obj.sizeInBytes());
+  obj.copyBytesInto(bytes, 0);
+  const text = Buffer.from(bytes).toString('latin1');
+  return [...text.matchAll(/(?<![\d.])(\d+)\s+(\d+)\s+R(?![A-Za-z0-9])/g)].map((m) => PDFRef.of(Number(m[1]), Number(m[2])));
 }

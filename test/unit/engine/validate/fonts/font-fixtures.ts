@@ -7,7 +7,7 @@ import { PDFDict, PDFName, type PDFContext, type PDFDocument, type PDFRef } from
 import type { ValidateProfileCode } from '../../../../../step-definitions/catalogue';
 import { validate } from '../../../../../lambdas/engine/validate/index';
 import { readTrueType } from '../../../../../lambdas/engine/validate/fonts/truetype';
-import { buildPdf, EMBEDDABLE_TTF_PATH, mutatePdf, pdfaSpec, pdfuaSpec } from '../../../../support/pdf-fixtures';
+import { buildPdf, EMBEDDABLE_TTF_PATH, embedLiberationSans, mutatePdf, pdfaSpec, pdfuaSpec } from '../../../../support/pdf-fixtures';
 import { tempFiles } from '../../temp-files';
 
 export const TTF = readFileSync(EMBEDDABLE_TTF_PATH);
@@ -18,6 +18,17 @@ export const advance = (ch: string): number => Math.round((LIBERATION.advance(un
 export const gidOf = (ch: string): number => unicodeCmap.lookup(ch.charCodeAt(0))!;
 /** Widths of codes 32–126. */
 export const WIDTHS = Array.from({ length: 95 }, (_, i) => advance(String.fromCharCode(32 + i)));
+
+/** A simple TrueType font around Liberation Sans; `change` edits the font dictionary, `descriptor` its font descriptor. */
+export function simpleTrueType(change?: (font: PDFDict, ctx: PDFContext) => void, descriptor?: (d: PDFDict, ctx: PDFContext) => void) {
+  return (ctx: PDFContext): PDFRef => {
+    const ref = embedLiberationSans(ctx, WIDTHS);
+    const font = ctx.lookup(ref) as PDFDict;
+    change?.(font, ctx);
+    descriptor?.(font.lookup(PDFName.of('FontDescriptor')) as PDFDict, ctx);
+    return ref;
+  };
+}
 
 /** The generated fixture that meets every rule of the profile. */
 export function specFor(profile: ValidateProfileCode) {

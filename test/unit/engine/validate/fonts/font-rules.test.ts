@@ -7,22 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { PDFDict, PDFName, PDFRef, PDFString, type PDFContext, type PDFDocument } from '@cantoo/pdf-lib';
 import type { ValidateProfileCode } from '../../../../../step-definitions/catalogue';
-import { embedLiberationSans } from '../../../../support/pdf-fixtures';
-import { advance, failures, gidOf, ids, LIBERATION, TTF, WIDTHS, withFont } from './font-fixtures';
+import { advance, failures, gidOf, ids, LIBERATION, simpleTrueType, TTF, WIDTHS, withFont } from './font-fixtures';
 
 const FONT_RULE = /^(pdfa\.|pdfua\.)?fonts\./;
 const fontIds = async (profile: ValidateProfileCode, bytes: Uint8Array) => (await ids(profile, bytes)).filter((id) => FONT_RULE.test(id));
 
-/** A simple TrueType font around Liberation Sans; `change` edits the font dictionary, `descriptor` the font descriptor. */
-function simpleTrueType(change?: (font: PDFDict, ctx: PDFContext) => void, descriptor?: (d: PDFDict, ctx: PDFContext) => void) {
-  return (ctx: PDFContext): PDFRef => {
-    const ref = embedLiberationSans(ctx, WIDTHS);
-    const font = ctx.lookup(ref) as PDFDict;
-    change?.(font, ctx);
-    descriptor?.(font.lookup(PDFName.of('FontDescriptor')) as PDFDict, ctx);
-    return ref;
-  };
-}
 
 const toUnicode = (ctx: PDFContext, entries: string) =>
   ctx.register(ctx.flateStream(`/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n1 begincodespacerange <00> <FF> endcodespacerange\n${entries}\nendcmap CMapName currentdict /CMap defineresource pop end end`));

@@ -8,21 +8,10 @@
 import { describe, expect, it } from 'vitest';
 import { PDFArray, PDFDict, PDFHexString, PDFName, PDFRef, PDFString, type PDFContext, type PDFDocument } from '@cantoo/pdf-lib';
 import type { ValidateProfileCode } from '../../../../../step-definitions/catalogue';
-import { embedLiberationSans } from '../../../../support/pdf-fixtures';
-import { advance, failures, gidOf, ids, LIBERATION, TTF, WIDTHS, withFont } from './font-fixtures';
+import { advance, failures, gidOf, ids, LIBERATION, simpleTrueType, TTF, WIDTHS, withFont } from './font-fixtures';
 
 const failure = async (profile: ValidateProfileCode, bytes: Uint8Array, id: string) => (await failures(profile, bytes)).find((f) => f.ruleId === id);
 
-/** A simple TrueType font around Liberation Sans; `change` edits the font dictionary, `descriptor` its font descriptor. */
-function simpleTrueType(change?: (font: PDFDict, ctx: PDFContext) => void, descriptor?: (d: PDFDict, ctx: PDFContext) => void) {
-  return (ctx: PDFContext): PDFRef => {
-    const ref = embedLiberationSans(ctx, WIDTHS);
-    const font = ctx.lookup(ref) as PDFDict;
-    change?.(font, ctx);
-    descriptor?.(font.lookup(PDFName.of('FontDescriptor')) as PDFDict, ctx);
-    return ref;
-  };
-}
 
 /** A Type 0 font with an Identity-H CIDFontType2 descendant around Liberation Sans; `change` edits the Type 0 dictionary. */
 function type0(change?: (font: PDFDict, cidFont: PDFRef, ctx: PDFContext) => void) {

@@ -19,7 +19,8 @@
  * Options: --limit N (first N corpus files), --part agreement|speed (one part
  * only), --runs N (timed runs per side in the speed part, default 2),
  * --timeout S (per file and side in the agreement part, default 130: a page's
- * production limit of 120 s plus opening).
+ * production limit of 120 s plus opening), --results FILE (every file's
+ * agreement result as JSON, to look into the figures).
  */
 import '../../lambdas/platform/polyfills';
 import { parseArgs } from 'node:util';
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '2' },
     // The production limit of one page is 120 s (render-pool.ts); opening comes on top.
     timeout: { type: 'string', default: '130' },
+    results: { type: 'string' },
   },
 });
 const positive = (name: string, v: string | undefined): number | null => {
@@ -51,7 +53,7 @@ if (!withPoppler) console.log('pdftoppm not found (apt-get install poppler-utils
 
 const started = performance.now();
 if (values.part !== 'speed') {
-  await runAgreement({ corpus: DEFAULT_CORPUS, limit: positive('limit', values.limit), concurrency: 2, timeoutMs: positive('timeout', values.timeout)! * 1000, withPoppler });
+  await runAgreement({ corpus: DEFAULT_CORPUS, limit: positive('limit', values.limit), concurrency: 2, timeoutMs: positive('timeout', values.timeout)! * 1000, withPoppler, resultsFile: values.results ?? null });
 }
 if (values.part !== 'agreement') {
   await runSpeed({ pages: 50, runs: positive('runs', values.runs)!, dpis: [72, 150], withPoppler });

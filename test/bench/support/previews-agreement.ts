@@ -10,7 +10,7 @@
  * directory and removed after each file.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { forEachConcurrently } from './concurrency';
@@ -31,6 +31,8 @@ export interface AgreementOptions {
   timeoutMs: number;
   /** Whether pdftoppm can be run; without it only our side is measured. */
   withPoppler: boolean;
+  /** Where to write every file's result as JSON (for looking into the figures), or nowhere. */
+  resultsFile?: string | null;
 }
 
 export const RENDERED_SHARE_TARGET = 0.99;
@@ -64,6 +66,7 @@ export async function runAgreement(o: AgreementOptions): Promise<void> {
     for (const lane of lanes) lane.close();
     await rm(work, { recursive: true, force: true });
   }
+  if (o.resultsFile) await writeFile(o.resultsFile, JSON.stringify(results, null, 1));
   printAgreement(results, o, (performance.now() - started) / 1000);
 }
 

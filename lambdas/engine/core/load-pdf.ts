@@ -8,6 +8,9 @@
  * to open) are decrypted with the empty user password and processed; a file
  * that needs a password to open cannot be inspected and is refused.
  *
+ * pdf-lib stores the strings it decrypts unescaped; decrypted-strings.ts
+ * escapes them as they are parsed, so they read and save as they should.
+ *
  * Hostile files: pdf-lib's parsing of object and cross-reference streams is
  * bounded (../guard/parse-limits.ts), the page tree is made walkable before
  * pages are counted (../guard/page-tree.ts), and a parser that overflows its
@@ -19,10 +22,12 @@ import { ParseSpeeds, PDFDict, PDFDocument } from '@cantoo/pdf-lib';
 import { UnprocessableFileError } from '../../domain/errors';
 import { readFileHeader, type FileHeader } from './file-header';
 import { getName, getNumber, resolve } from './pdf-objects';
+import { installDecryptedStringEscaping } from './decrypted-strings';
 import { installParseLimits } from '../guard/parse-limits';
 import { repairPageTree } from '../guard/page-tree';
 
 installParseLimits();
+installDecryptedStringEscaping();
 
 export interface EncryptionInfo {
   /** Security handler (`Standard`). */

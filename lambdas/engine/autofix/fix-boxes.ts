@@ -3,8 +3,8 @@
  * print workflows expect.
  *
  * - TrimBox, when missing: the ordered artwork size centred on the page (when it
- *   fits), else the CropBox (when it differs from the MediaBox), the ArtBox, or
- *   the MediaBox.
+ *   fits), else the CropBox (when it differs from the MediaBox), the ArtBox (when
+ *   it lies on the page), or the MediaBox.
  * - BleedBox: the TrimBox grown by the ordered bleed, or the existing BleedBox;
  *   either way within the MediaBox (bleed beyond the page does not exist).
  * - CropBox: the MediaBox, so the bleed area is not hidden.
@@ -77,10 +77,16 @@ function centredArtwork(media: Rect, w: number, h: number): Rect | null {
 function defaultTrim(declared: ReturnType<typeof readPageBoxes>['declared'], media: Rect): Rect {
   const crop = declared.CropBox && intersect(declared.CropBox, media);
   if (crop && !sameRect(crop, media)) return crop;
-  const art = declared.ArtBox && intersect(declared.ArtBox, media);
+  // An ArtBox reaching beyond the MediaBox was not drawn for this page (realworld/pdfjs/issue6081.pdf: an
+  // ArtBox 144 pt wider than its portrait page, whose artwork rises above it): clipped to the page it would
+  // cut off content that prints today. The page as it shows is the safe finished size then.
+  const art = declared.ArtBox && contains(media, declared.ArtBox, ART_TOLERANCE) ? intersect(declared.ArtBox, media) : null;
   if (art) return art;
   return media;
 }
+
+/** Rounding an application may leave in a box that is meant to lie on the page (pt). */
+const ART_TOLERANCE = 0.5;
 
 const positive = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
 const nonNegative = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);

@@ -6,7 +6,7 @@ export const BOX_FIXES = [
     id: 'boxes.normalize',
     name: 'Normalise page boxes',
     description:
-      'Adds a missing TrimBox (from the ordered artwork size centred on the page, else the CropBox, ArtBox or MediaBox), sets the BleedBox to the TrimBox grown by the ordered bleed (or keeps it) within the MediaBox, and sets the CropBox to the MediaBox.',
+      'Adds a missing TrimBox (from the ordered artwork size centred on the page, else the CropBox, the ArtBox when it lies on the page, or the MediaBox), sets the BleedBox to the TrimBox grown by the ordered bleed (or keeps it) within the MediaBox, and sets the CropBox to the MediaBox.',
     resolves: ['boxes.trimbox-missing', 'boxes.bleedbox-outside-mediabox', 'boxes.inconsistent', 'bleed.insufficient'],
     appearance: 'none',
   }),

@@ -7,6 +7,7 @@ import { inventoryActions } from '../../../../lambdas/engine/core/actions';
 import { openPdfFile } from '../../../../lambdas/engine/core/load-pdf';
 import { readPageBoxes } from '../../../../lambdas/engine/core/page-boxes';
 import { preflight } from '../../../../lambdas/engine/preflight/index';
+import { compareTrimImages, trimImages } from '../../../support/appearance-compare';
 import { A4, buildPdf, MM, type PdfSpec } from '../../../support/pdf-fixtures';
 import { tempFiles } from '../temp-files';
 
@@ -42,6 +43,15 @@ describe('autofix', () => {
       expect(first!.declared.TrimBox).toEqual([20, 20, 500, 800]);
       expect(first!.declared.CropBox).toEqual([0, 0, 595.28, 841.89]);
       expect(second!.declared.TrimBox).toEqual([30, 30, 400, 400]);
+    });
+
+    it('does not take an ArtBox that reaches beyond the page for the TrimBox: clipped, it would cut off what prints (issue6081)', async () => {
+      // Wider than the page, and lower than the "Page 1" text at the top left.
+      const { path, outPath } = await fix({ pages: [{ artBox: [41.32, 35.88, 756, 576.13] }] }, { items: ['boxes.normalize'] });
+      const [boxes] = await boxesOf(outPath);
+      expect(boxes!.declared.TrimBox).toEqual([0, 0, 595.28, 841.89]);
+      const [before, after] = [await trimImages(path), await trimImages(outPath)];
+      expect(compareTrimImages(before, after)).toEqual([{ page: 1, rmse: 0, changedShare: 0, sizeChanged: false }]);
     });
 
     it('centres the ordered artwork size and grows the BleedBox by the ordered bleed, within the MediaBox', async () => {

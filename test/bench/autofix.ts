@@ -18,6 +18,9 @@
  * qpdf comparison is, and the damage figure says so.
  *
  * Options: --part fix|pdfa, --limit N (first N files of each corpus),
+ * --only TEXT (just the files whose path under ../shared/corpus, as listed,
+ * contains TEXT; repeat it or separate by commas for several — to re-measure
+ * single files; --limit then counts among those),
  * --timeout S (per file, default 120), --concurrency N (2), --list N (list up
  * to N damaged files and remaining findings, default 10).
  */
@@ -39,6 +42,7 @@ const { values } = parseArgs({
   options: {
     part: { type: 'string' },
     limit: { type: 'string' },
+    only: { type: 'string', multiple: true },
     timeout: { type: 'string', default: '120' },
     concurrency: { type: 'string', default: '2' },
     list: { type: 'string', default: '10' },
@@ -49,10 +53,12 @@ const limit = values.limit === undefined ? Infinity : Number(values.limit);
 const timeoutMs = Number(values.timeout) * 1000;
 const concurrency = Math.max(1, Number(values.concurrency));
 const listLimit = Number(values.list);
+const only = (values.only ?? []).flatMap((o) => o.split(',')).map((o) => o.trim()).filter((o) => o !== '');
 
 const root = path.resolve(import.meta.dirname, '../..');
-const realworld = path.join(root, '../shared/corpus/realworld/pdfjs');
-const conformance = path.join(root, '../shared/corpus/conformance');
+const corpus = path.join(root, '../shared/corpus');
+const realworld = path.join(corpus, 'realworld/pdfjs');
+const conformance = path.join(corpus, 'conformance');
 const CHILD = path.join(import.meta.dirname, 'support/autofix-child.ts');
 const withQpdf = toolsAvailable('qpdf');
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${((100 * n) / d).toFixed(1)} %`);
@@ -65,6 +71,8 @@ interface ManifestEntry {
 }
 const manifest: ManifestEntry[] = existsSync(path.join(conformance, 'manifest.json')) ? JSON.parse(readFileSync(path.join(conformance, 'manifest.json'), 'utf8')) : [];
 const expectedFail = manifest.filter((e) => e.expect === 'fail');
+/** --only: the file's path relative to ../shared/corpus (as the bench lists it) contains one of the given texts. */
+const chosen = (corpusPath: string) => only.length === 0 || only.some((o) => corpusPath.includes(o));
 
 async function qpdfCheck(file: string): Promise<QpdfCheck> {
   if (!withQpdf) return { status: null, issues: 0 };
@@ -96,21 +104,23 @@ async function withChildren<T>(items: T[], work: (child: BenchChild<AutofixJob, 
 }
 
 async function fixPart(): Promise<void> {
+  const realworldFiles = existsSync(realworld) ? readdirSync(realworld).filter((f) => f.toLowerCase().endsWith('.pdf')).sort().map((f) => path.join(realworld, f)) : [];
   const files = [
-    ...(existsSync(realworld) ? readdirSync(realworld).filter((f) => f.toLowerCase().endsWith('.pdf')).sort().slice(0, limit).map((f) => path.join(realworld, f)) : []),
-    ...expectedFail.slice(0, limit).map((e) => path.join(conformance, e.file)),
+    ...realworldFiles.filter((f) => chosen(path.relative(corpus, f))).slice(0, limit),
+    ...expectedFail.map((e) => path.join(conformance, e.file)).filter((f) => chosen(path.relative(corpus, f))).slice(0, limit),
   ];
   if (files.length === 0) {
-    console.log('Fixes: skipped — no corpus under ../shared/corpus.');
+    console.log(only.length > 0 ? `Fixes: skipped — no corpus file matches --only ${only.join(',')}.` : 'Fixes: skipped — no corpus under ../shared/corpus.');
     return;
   }
   console.log(`\nFixes: ${files.length} files (real-world and expected-fail conformance), ${concurrency} at a time${withQpdf ? '' : '; qpdf not found (apt-get install qpdf): the qpdf comparison is skipped'}.`);
+  if (only.length > 0) for (const f of files.slice(0, listLimit)) console.log(`    --only: ${path.relative(corpus, f)}`);
   const outcomes: FixFileOutcome[] = [];
   const t0 = performance.now();
   let n = 0;
   await withChildren(files, async (child, file, dir) => {
     const outPath = path.join(dir, `fixed-${n++}.pdf`);
-    const name = path.relative(path.join(root, '../shared/corpus'), file);
+    const name = path.relative(corpus, file);
     const a = await child.run({ kind: 'fix', path: file, outPath }, timeoutMs);
     if (!a.ok) {
       const status = a.name === 'timeout' || a.name === 'crash' ? a.name : a.name === 'UnprocessableFileError' ? 'refused' : 'crash';
@@ -119,7 +129,7 @@ async function fixPart(): Promise<void> {
     }
     if (a.kind !== 'fix') throw new Error('unexpected answer');
     const qpdf = a.changed ? { before: await qpdfCheck(file), after: await qpdfCheck(outPath) } : null;
-    outcomes.push({ file: name, status: 'done', before: a.before, after: a.after, changed: a.changed, applied: a.applied, text: a.text, appearance: a.appearance, qpdf });
+    outcomes.push({ file: name, status: 'done', before: a.before, after: a.after, changed: a.changed, applied: a.applied, text: a.text, appearance: a.appearance, layersOnly: a.layersOnly, qpdf });
     await rm(outPath, { force: true });
   });
   const s = summariseFixes(outcomes);
@@ -134,9 +144,9 @@ async function fixPart(): Promise<void> {
 }
 
 async function pdfaPart(): Promise<void> {
-  const entries = expectedFail.filter((e) => /^[1-4][abeuf]?$/.test(e.profile)).slice(0, limit);
+  const entries = expectedFail.filter((e) => /^[1-4][abeuf]?$/.test(e.profile) && chosen(path.relative(corpus, path.join(conformance, e.file)))).slice(0, limit);
   if (entries.length === 0) {
-    console.log('PDF/A: skipped — no conformance corpus under ../shared/corpus/conformance.');
+    console.log(only.length > 0 ? `PDF/A: skipped — no conformance file matches --only ${only.join(',')}.` : 'PDF/A: skipped — no conformance corpus under ../shared/corpus/conformance.');
     return;
   }
   console.log(`\nPDF/A: ${entries.length} expected-fail PDF/A files through pdfa.prepare.`);

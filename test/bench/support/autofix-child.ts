@@ -6,13 +6,21 @@
  *   recommends, preflight the result; plus what "never damage" needs from our
  *   side: the text of the first pages before and after, and, when every
  *   applied fix is one that must not change appearance, how the first pages
- *   print inside the TrimBox before and after.
+ *   print inside the TrimBox before and after (annotations that never print
+ *   left out: see printedView). When layers.flatten ran beside a fix that may
+ *   change appearance and text went, the same for layers.flatten alone (see
+ *   layersFlattenedOnly).
  * - `pdfa`: validate the file against its profile, apply pdfa.prepare for
  *   that part and level, validate again.
  */
 import '../../../lambdas/platform/polyfills';
+import { rm, writeFile } from 'node:fs/promises';
 import { autofix } from '../../../lambdas/engine/autofix';
+import { removeFromPage } from '../../../lambdas/engine/autofix/interactive/annotation-removal';
+import { pageAnnotations } from '../../../lambdas/engine/autofix/interactive/appearance-placement';
 import { findFix, paramProblem } from '../../../lambdas/engine/catalog';
+import { openPdfFile } from '../../../lambdas/engine/core/load-pdf';
+import { getNumber } from '../../../lambdas/engine/core/pdf-objects';
 import { preflight } from '../../../lambdas/engine/preflight';
 import { validate } from '../../../lambdas/engine/validate';
 import type { ValidateProfileCode } from '../../../step-definitions/catalogue';
@@ -34,7 +42,7 @@ export type AutofixAnswer =
       id: number;
       ok: true;
       kind: 'fix';
-      /** Findings before, per check, with the fix that resolves them (null: none). */
+      /** Findings before, per check, with the fix that resolves them (null: none available). */
       before: FindingCount[];
       recommended: string[];
       applied: { fixId: string; count: number }[];
@@ -46,6 +54,11 @@ export type AutofixAnswer =
       text: { before: number; after: number } | null;
       /** Null when some applied fix may change appearance (or nothing changed). */
       appearance: PageDifference[] | null;
+      /**
+       * The original with layers.flatten alone: its text and how it prints against the original. Measured only
+       * when layers.flatten ran beside a fix that may change appearance and the text shrank (else null).
+       */
+      layersOnly: { text: number; appearance: PageDifference[] | null } | null;
       ms: number;
     }
   | {
@@ -65,25 +78,67 @@ export type AutofixAnswer =
 console.warn = () => {};
 console.log = () => {};
 
-const counts = (findings: { checkId: string; fix: { fixId: string | null }; count: number }[]): FindingCount[] =>
-  findings.map((f) => ({ checkId: f.checkId, fixId: f.fix.fixId, count: f.count }));
+// A finding is fixable when preflight marks its fix available (what recommendedFixes goes by); its fixId alone is
+// the check's usual fix even where no case of it can be fixed (issue6081: an ArtBox beyond the bleed area).
+const counts = (findings: { checkId: string; fix: { available: boolean; fixId: string | null }; count: number }[]): FindingCount[] =>
+  findings.map((f) => ({ checkId: f.checkId, fixId: f.fix.available ? f.fix.fixId : null, count: f.count }));
 
-/** Null when the original cannot be rendered; a fixed file that cannot be, where the original could, differs everywhere. */
+/**
+ * Null when the original cannot be rendered; a fixed file that cannot be, where the original could, differs everywhere.
+ * What is compared is what prints: see printedView.
+ */
 async function appearanceOf(original: string, fixed: string): Promise<PageDifference[] | null> {
-  const before = await trimImages(original).catch(() => null);
-  if (!before) return null;
-  const after = await trimImages(fixed).catch(() => null);
-  return after ? compareTrimImages(before, after) : before.map((b) => ({ page: b.page, rmse: 1, changedShare: 1, sizeChanged: true }));
+  const copies: string[] = [];
+  try {
+    const before = await printedView(original, `${fixed}.before-print.pdf`, copies)
+      .then((p) => trimImages(p))
+      .catch(() => null);
+    if (!before) return null;
+    const after = await printedView(fixed, `${fixed}.after-print.pdf`, copies)
+      .then((p) => trimImages(p))
+      .catch(() => null);
+    return after ? compareTrimImages(before, after) : before.map((b) => ({ page: b.page, rmse: 1, changedShare: 1, sizeChanged: true }));
+  } finally {
+    for (const c of copies) await rm(c, { force: true });
+  }
+}
+
+/** Annotation flags (ISO 32000-1 12.5.3): Hidden 2, Print 4. */
+const HIDDEN = 2;
+const PRINT = 4;
+
+/**
+ * The file as it prints: the previews engine renders the screen view, which also shows annotations that never
+ * print (Print flag clear, or Hidden). A copy without them is written to `copyPath` when there are any (else the
+ * file itself is returned), so that taking out such an annotation is not judged a change to the printed page:
+ * conformance/verapdf/PDF_A-4f/6.3 Annotations/6.3.2 …/6-3-2-t01-fail-a.pdf has a FileAttachment annotation without
+ * /F (no flag set: it never prints, and preflight's annotations.in-trim rightly ignores it) whose paperclip icon
+ * went with attachments.remove.
+ */
+async function printedView(file: string, copyPath: string, copies: string[]): Promise<string> {
+  const { doc } = await openPdfFile(file);
+  let removed = 0;
+  for (const page of doc.getPages()) {
+    const notPrinting = new Set(pageAnnotations(doc.context, page.node).filter((a) => {
+      const flags = getNumber(a, 'F') ?? 0;
+      return (flags & PRINT) === 0 || (flags & HIDDEN) !== 0;
+    }));
+    if (notPrinting.size > 0) removed += removeFromPage(doc.context, page.node, notPrinting);
+  }
+  if (removed === 0) return file;
+  copies.push(copyPath);
+  await writeFile(copyPath, await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
+  return copyPath;
 }
 
 async function fixJob(req: Extract<AutofixRequest, { kind: 'fix' }>): Promise<Omit<Extract<AutofixAnswer, { kind: 'fix' }>, 'id' | 'ms'>> {
   const first = await preflight({ path: req.path, fileType: 'pdf', profileId: 'default', context: null });
   const recommended = first.report.recommendedFixes;
   const base = { ok: true as const, kind: 'fix' as const, before: counts(first.report.findings), recommended };
-  if (recommended.length === 0) return { ...base, applied: [], skipped: [], changed: false, after: null, text: null, appearance: null };
+  if (recommended.length === 0) return { ...base, applied: [], skipped: [], changed: false, after: null, text: null, appearance: null, layersOnly: null };
   const fixed = await autofix({ path: req.path, outPath: req.outPath, items: null, recommended, profileId: 'default', context: null });
   const applied = fixed.applied.map((a) => ({ fixId: a.fixId, count: a.count }));
-  if (!fixed.changed) return { ...base, applied, skipped: fixed.skipped, changed: false, after: null, text: null, appearance: null };
+  if (!fixed.changed) return { ...base, applied, skipped: fixed.skipped, changed: false, after: null, text: null, appearance: null, layersOnly: null };
   const again = await preflight({ path: req.outPath, fileType: 'pdf', profileId: 'default', context: null });
   // What pdfjs cannot read in the original (a circular page tree, say) cannot be compared; in the fixed file only, it is damage (-1).
   const textOf = (p: string) => extractText(p).then(visibleChars, () => null);
@@ -91,7 +146,26 @@ async function fixJob(req: Extract<AutofixRequest, { kind: 'fix' }>): Promise<Om
   const text = textBefore === null ? null : { before: textBefore, after: (await textOf(req.outPath)) ?? -1 };
   const unchangedLook = fixed.applied.every((a) => findFix(a.fixId)?.appearance === 'none');
   const appearance = unchangedLook ? await appearanceOf(req.path, req.outPath) : null;
-  return { ...base, applied, skipped: fixed.skipped, changed: true, after: counts(again.report.findings), text, appearance };
+  const layersOnly = !unchangedLook && text && text.after < text.before && applied.some((a) => a.fixId === 'layers.flatten') ? await layersFlattenedOnly(req) : null;
+  return { ...base, applied, skipped: fixed.skipped, changed: true, after: counts(again.report.findings), text, appearance, layersOnly };
+}
+
+/**
+ * layers.flatten removes hidden layers' text by design (pdfjs extracts it all the same). Beside a fix that may
+ * change appearance (bleed.mirror in realworld/pdfjs/issue11144_reduced.pdf, whose only text is in the "Notes!"
+ * layer, off in the default configuration) the result cannot be compared with the original, so layers.flatten
+ * runs alone on the original as well: what it removes while printing the same is the text that was never visible.
+ */
+async function layersFlattenedOnly(req: Extract<AutofixRequest, { kind: 'fix' }>): Promise<{ text: number; appearance: PageDifference[] | null } | null> {
+  const outPath = `${req.outPath}.layers.pdf`;
+  try {
+    const alone = await autofix({ path: req.path, outPath, items: ['layers.flatten'], recommended: null, profileId: 'default', context: null });
+    if (!alone.changed) return null;
+    const text = await extractText(outPath).then(visibleChars, () => -1);
+    return { text, appearance: await appearanceOf(req.path, outPath) };
+  } finally {
+    await rm(outPath, { force: true });
+  }
 }
 
 async function pdfaJob(req: Extract<AutofixRequest, { kind: 'pdfa' }>): Promise<Omit<Extract<AutofixAnswer, { kind: 'pdfa' }>, 'id' | 'ms'>> {

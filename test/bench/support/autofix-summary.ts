@@ -9,7 +9,8 @@
  * - Damage: a fixed file that qpdf --check rates worse than its original
  *   (a worse exit status, or the same status with more warning and error
  *   lines), whose extracted
- *   text shrank, or — when every applied fix is one that must not change
+ *   text shrank (beyond what layers.flatten removes from hidden layers while
+ *   printing the same), or — when every applied fix is one that must not change
  *   appearance — that prints differently inside the TrimBox; and any file
  *   where autofix itself crashed or ran out of time.
  * - PDF/A: of the conformance corpus's expected-fail files, the failures in
@@ -37,6 +38,8 @@ export interface FixFileOutcome {
   applied?: { fixId: string; count: number }[];
   text?: { before: number; after: number } | null;
   appearance?: PageDifference[] | null;
+  /** The original with layers.flatten alone (see autofix-child.ts), when it was measured. */
+  layersOnly?: { text: number; appearance: PageDifference[] | null } | null;
   qpdf?: { before: QpdfCheck; after: QpdfCheck } | null;
 }
 
@@ -68,14 +71,23 @@ export function damageOf(o: FixFileOutcome): string | null {
   }
   if (q && q.before.status !== null && q.after.status === null) return 'qpdf could not check the fixed file';
   if (o.text && o.text.after < 0) return 'the fixed file\'s text could not be read';
-  const moved = (o.appearance ?? []).filter((d) => d.sizeChanged || d.rmse >= 0.01 || d.changedShare >= 0.001);
+  const moved = movedPages(o.appearance ?? []);
   if (moved.length > 0) return `prints differently inside the TrimBox on page ${moved.map((d) => d.page).join(', ')} (RMSE ${Math.max(...moved.map((d) => d.rmse)).toFixed(3)})`;
   // layers.flatten removes the content of hidden layers, text included, by design: text that
   // goes while every page prints exactly as before was never visible (pdfjs extracts it all the same).
-  const hiddenTextRemoved = (o.applied ?? []).some((a) => a.fixId === 'layers.flatten') && (o.appearance ?? []).length > 0;
-  if (o.text && o.text.after < o.text.before && !hiddenTextRemoved) return `extractable text shrank from ${o.text.before} to ${o.text.after} characters`;
-  return null;
+  const flattened = (o.applied ?? []).some((a) => a.fixId === 'layers.flatten');
+  const hiddenTextRemoved = flattened && (o.appearance ?? []).length > 0;
+  if (!o.text || o.text.after >= o.text.before || hiddenTextRemoved) return null;
+  // Beside a fix that may change appearance, layers.flatten alone on the original shows what it removes: the
+  // text that goes while that prints exactly as before is hidden, and only the rest must stay.
+  const alone = flattened ? o.layersOnly : null;
+  const aloneSame = alone && alone.text >= 0 && (alone.appearance ?? []).length > 0 && movedPages(alone.appearance!).length === 0;
+  if (aloneSame && o.text.after >= Math.min(o.text.before, alone.text)) return null;
+  return `extractable text shrank from ${o.text.before} to ${o.text.after} characters${aloneSame ? ` (${alone.text} without the hidden layers)` : ''}`;
 }
+
+/** Pages that print visibly differently: the finished area changed size, or its pixels moved beyond rounding. */
+const movedPages = (diffs: readonly PageDifference[]) => diffs.filter((d) => d.sizeChanged || d.rmse >= 0.01 || d.changedShare >= 0.001);
 
 export function summariseFixes(outcomes: readonly FixFileOutcome[]): FixSummary {
   let fixable = 0;

@@ -33,6 +33,15 @@ describe('bench:autofix figures', () => {
     expect(damageOf(done({ applied: [{ fixId: 'layers.flatten', count: 3 }], text: { before: 120, after: 80 }, appearance: same }))).toBeNull();
     // …but not when the printing was not compared.
     expect(damageOf(done({ applied: [{ fixId: 'layers.flatten', count: 3 }], text: { before: 120, after: 80 }, appearance: null }))).toMatch(/shrank/);
+    // Beside a fix that may change appearance, layers.flatten alone on the original is the measure: the text it
+    // removes while printing the same may go, no more (issue11144_reduced: its only text is in a hidden layer).
+    const beside = (layersOnly: FixFileOutcome['layersOnly']) =>
+      damageOf(done({ applied: [{ fixId: 'bleed.mirror', count: 1 }, { fixId: 'layers.flatten', count: 3 }], text: { before: 120, after: 80 }, appearance: null, layersOnly }));
+    expect(beside({ text: 80, appearance: same })).toBeNull();
+    expect(beside({ text: 90, appearance: same })).toBe('extractable text shrank from 120 to 80 characters (90 without the hidden layers)');
+    expect(beside({ text: 80, appearance: [{ page: 1, rmse: 0.05, changedShare: 0.02, sizeChanged: false }] })).toMatch(/shrank from 120 to 80 characters$/);
+    expect(beside({ text: 80, appearance: null })).toMatch(/shrank/);
+    expect(damageOf(done({ applied: [{ fixId: 'bleed.mirror', count: 1 }], text: { before: 120, after: 80 }, layersOnly: { text: 80, appearance: same } }))).toMatch(/shrank/);
     expect(damageOf(done({ appearance: [{ page: 1, rmse: 0, changedShare: 0, sizeChanged: false }, { page: 2, rmse: 0.05, changedShare: 0.02, sizeChanged: false }] }))).toMatch(/page 2 \(RMSE 0\.050\)/);
     expect(damageOf({ file: 'x.pdf', status: 'timeout', detail: 'no answer within 120 s' })).toBe('autofix timeout: no answer within 120 s');
     // A file refused with a reason (password, not a PDF) was not damaged by anyone.

@@ -21,7 +21,9 @@
  * --only TEXT (just the files whose path under ../shared/corpus, as listed,
  * contains TEXT; repeat it or separate by commas for several — to re-measure
  * single files; --limit then counts among those),
- * --timeout S (per file, default 120), --concurrency N (2), --list N (list up
+ * --timeout S (per file, default 300: the child renders every page twice for
+ * the appearance comparison, each page within the production limit of 120 s,
+ * besides autofix and two preflights), --concurrency N (2), --list N (list up
  * to N damaged files and remaining findings, default 10).
  */
 import '../../lambdas/platform/polyfills';
@@ -43,7 +45,7 @@ const { values } = parseArgs({
     part: { type: 'string' },
     limit: { type: 'string' },
     only: { type: 'string', multiple: true },
-    timeout: { type: 'string', default: '120' },
+    timeout: { type: 'string', default: '300' },
     concurrency: { type: 'string', default: '2' },
     list: { type: 'string', default: '10' },
   },

@@ -15,7 +15,7 @@ import sharp from 'sharp';
 import { UnprocessableFileError } from '../../domain/errors';
 import { withoutAttachmentOnlyEncryption } from './attachment-encryption';
 import { EXTENSIONS, MIME_TYPES, sizeProblem, targetSize, type PreviewOptions } from './options';
-import { snapGlyphs } from './glyph-snapping';
+import { hookCanvas } from './canvas-hooks';
 import { openForRendering } from './pdfjs';
 import type { PreviewImage } from './types';
 
@@ -89,7 +89,7 @@ export async function renderPage(pdf: PDFDocumentProxy, pageNo: number, o: Previ
       viewport,
       background: transparent ? 'rgba(0,0,0,0)' : String(ctx.fillStyle),
     });
-    snapGlyphs(task);
+    hookCanvas(task);
     try {
       await task.promise;
     } catch {

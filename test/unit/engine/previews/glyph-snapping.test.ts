@@ -7,7 +7,8 @@ import { mkdirSync } from 'node:fs';
 import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { glyphSnappingInstalled, snappedOrigin } from '../../../../lambdas/engine/previews/glyph-snapping';
+import { snappedOrigin } from '../../../../lambdas/engine/previews/glyph-snapping'
+import { canvasHooked } from '../../../../lambdas/engine/previews/canvas-hooks';
 import type { PreviewOptions } from '../../../../lambdas/engine/previews/options';
 import { openDocument, renderPage } from '../../../../lambdas/engine/previews/page-render';
 import { tempFiles } from '../temp-files';
@@ -62,7 +63,7 @@ describe('glyph origins', () => {
     // fractions (.3) fall on the same quarter. Snapped, both H are drawn at row
     // fraction 0 and column fraction .25, so their pixels are identical.
     const at = await grey(await textPage('BT /F1 24 Tf 20.3 60.6 Td (H) Tj ET BT /F1 24 Tf 120.3 30.1 Td (H) Tj ET'));
-    expect(glyphSnappingInstalled()).toBe(true);
+    expect(canvasHooked()).toBe(true);
     const first = at(18, 39 - 20, 24, 24);
     const second = at(118, 69 - 20, 24, 24);
     expect(first.some((v) => v < 128)).toBe(true); // the H is there

@@ -88,4 +88,4 @@ export const VALIDATE_PROFILES: readonly ValidateProfileInfo[] = [
 ];
 
 /** The fix catalogue lives in fix-catalogue/ (one file per area). */
-export { FIXES, findFix, fixOrder, fixParams, paramProblem, type FixInfo, type FixParamSpec } from './fix-catalogue';
+export { FIXES, findFix, fixOrder, fixParams, fixParamsProblem, paramProblem, type FixInfo, type FixParamSpec } from './fix-catalogue';

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { STEP_TYPES, type StepType } from '../../domain/model';
 import { STEP_CATALOGUE } from '../../../step-definitions/catalogue';
-import { FIXES, findFix, findPreflightProfile, paramProblem } from '../../engine/catalog';
+import { FIXES, findFix, findPreflightProfile, fixParamsProblem, paramProblem } from '../../engine/catalog';
 
 export const MAX_STEPS = 16;
 
@@ -45,7 +45,7 @@ export function checkFixIds(items: unknown, ctx: z.RefinementCtx, path: Property
   });
 }
 
-/** Refinement for `fixParams`: known fixes, their known parameters, values of the right type and range. */
+/** Refinement for `fixParams`: known fixes, their known parameters, values of the right type and range, combinations the fix can apply. */
 export function checkFixParams(fixParams: unknown, ctx: z.RefinementCtx, path: PropertyKey[]): void {
   if (!fixParams || typeof fixParams !== 'object') return;
   for (const [fixId, given] of Object.entries(fixParams as Record<string, unknown>)) {
@@ -54,12 +54,17 @@ export function checkFixParams(fixParams: unknown, ctx: z.RefinementCtx, path: P
       ctx.addIssue({ code: 'custom', message: `unknown fix "${fixId}"; GET /profiles lists them`, path: [...path, fixId] });
       continue;
     }
+    let valid = true;
     for (const [name, value] of Object.entries((given ?? {}) as Record<string, unknown>)) {
       const spec = info.params.find((p) => p.name === name);
       const known = info.params.map((p) => p.name).join(', ') || 'none';
       const problem = spec ? paramProblem(spec, value) : `${fixId} has no parameter "${name}" (it has: ${known})`;
       if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [...path, fixId, name] });
+      valid &&= problem === null;
     }
+    // Each value is fine on its own; the combination may not be (PDF/A-1 has no level u).
+    const combination = valid ? fixParamsProblem(info, given) : null;
+    if (combination) ctx.addIssue({ code: 'custom', message: combination, path: [...path, fixId] });
   }
 }
 

@@ -16,9 +16,9 @@ import { IMAGE_FIXES } from './images';
 import { INTERACTIVE_FIXES } from './interactive';
 import { BLEED_FIXES, PAGE_FIXES } from './pages';
 import { STANDARDS_FIXES } from './standards';
-import type { FixInfo } from './types';
+import type { FixInfo, FixParamValues } from './types';
 
-export type { FixInfo, FixParamSpec } from './types';
+export type { FixInfo, FixParamSpec, FixParamValues } from './types';
 
 export const FIXES: readonly FixInfo[] = [...PAGE_FIXES, ...BOX_FIXES, ...BLEED_FIXES, ...DOCUMENT_FIXES, ...INTERACTIVE_FIXES, ...CONTENT_FIXES, ...IMAGE_FIXES, ...STANDARDS_FIXES];
 
@@ -37,11 +37,16 @@ export function fixOrder(id: string): number {
  * else the defaults. Submission already refused bad values (a 400); records
  * outlive deployments, so the engine stays lenient.
  */
-export function fixParams(info: FixInfo, given: unknown): Record<string, number | boolean | string> {
+export function fixParams(info: FixInfo, given: unknown): FixParamValues {
   const raw = given && typeof given === 'object' && !Array.isArray(given) ? (given as Record<string, unknown>) : {};
-  const out: Record<string, number | boolean | string> = {};
+  const out: FixParamValues = {};
   for (const p of info.params) out[p.name] = paramProblem(p, raw[p.name]) === null && raw[p.name] !== undefined ? (raw[p.name] as number | boolean | string) : p.default;
-  return out;
+  return info.relations?.defaults ? info.relations.defaults(out, raw) : out;
+}
+
+/** Why this combination of (valid) parameters cannot be applied, or null. */
+export function fixParamsProblem(info: FixInfo, given: unknown): string | null {
+  return info.relations?.problem?.(fixParams(info, given)) ?? null;
 }
 
 /** Why a value is not acceptable for the parameter, or null when it is (or is absent). */

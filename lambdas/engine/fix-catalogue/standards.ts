@@ -1,5 +1,19 @@
 /** Fixes of metadata and of PDF/A and PDF/X conformance, applied last (catalogue entries; implementations in autofix/standards/). */
-import { fix } from './types';
+import { fix, type FixParamValues } from './types';
+
+/** The levels of each PDF/A part (ISO 19005-1 to -4). PDF/A-4 without a letter is written as ''. */
+export const PDFA_LEVELS: Readonly<Record<number, readonly string[]>> = { 1: ['a', 'b'], 2: ['a', 'b', 'u'], 3: ['a', 'b', 'u'], 4: ['', 'e', 'f'] };
+export const pdfaLevelName = (part: number, level: string) => `PDF/A-${part}${level.toUpperCase()}`;
+
+/** Why pdfa.prepare cannot prepare this part and level, or null. */
+export function pdfaLevelProblem(part: number, conformance: string): string | null {
+  const level = conformance.toLowerCase();
+  const levels = PDFA_LEVELS[part];
+  if (levels?.includes(level)) return null;
+  const known = Object.entries(PDFA_LEVELS).map(([p, ls]) => ls.map((l) => pdfaLevelName(Number(p), l)).join(', ')).join('; ');
+  const hint = levels ? ` PDF/A-${part} has the levels ${levels.map((l) => (l === '' ? '"" (none)' : l)).join(', ')}.` : '';
+  return `${pdfaLevelName(part, level)} is not a level this fix prepares (it prepares ${known}).${hint}`;
+}
 
 export const STANDARDS_FIXES = [
   fix({
@@ -14,13 +28,25 @@ export const STANDARDS_FIXES = [
     id: 'pdfa.prepare',
     name: 'Prepare for PDF/A',
     description:
-      'Adds what a PDF/A file declares beyond its content: the PDF/A identification in XMP, an output intent (the file\'s own profile or sRGB), a file identifier, a suitable header version, synchronised metadata; removes JavaScript and other actions PDF/A forbids; makes annotations print and stay visible. Fonts, colour, transparency and images are not changed: validation reports whatever of them still fails.',
+      'Adds what a PDF/A file declares beyond its content: the PDF/A identification in XMP, an output intent (the file\'s own profile or sRGB), a file identifier, a header version the part allows, synchronised metadata (for PDF/A-4 in XMP only), a repaired extension schema description; removes JavaScript and other actions PDF/A forbids and XMP properties it does not allow; makes annotations print and stay visible, and gives those without an appearance one drawn from their own properties (or an empty one where nothing is defined to draw). Fonts, colour, transparency, images, tagging and Unicode mappings are not changed: validation reports whatever of them still fails. A digitally signed file is skipped, since rewriting it would invalidate the signature.',
     resolves: ['document.javascript'],
     params: [
-      { name: 'part', type: 'number', default: 2, min: 1, max: 3, description: 'The PDF/A part to prepare for (1, 2 or 3).' },
-      { name: 'conformance', type: 'string', default: 'b', values: ['b'], description: 'The conformance level (b: visual appearance).' },
+      { name: 'part', type: 'number', default: 2, min: 1, max: 4, description: 'The PDF/A part to prepare for (1, 2, 3 or 4).' },
+      {
+        name: 'conformance',
+        type: 'string',
+        default: 'b',
+        values: ['a', 'b', 'u', 'e', 'f', ''],
+        description:
+          'The conformance level: for parts 1–3 b (visual appearance; the default), a (accessible) or u (Unicode; parts 2 and 3 only); for part 4 "" (plain PDF/A-4; the default there), e (engineering) or f (embedded files). A level the part does not have is refused. Levels a and u get the same identification and structure as b; their content requirements are left to validation.',
+      },
     ],
     appearance: 'intended',
+    relations: {
+      // The default level is b, which PDF/A-4 does not have: there it is plain PDF/A-4.
+      defaults: (params: FixParamValues, given) => (given.conformance === undefined && params.part === 4 ? { ...params, conformance: '' } : params),
+      problem: (params: FixParamValues) => pdfaLevelProblem(Number(params.part), String(params.conformance)),
+    },
   }),
   fix({
     id: 'pdfx.prepare',

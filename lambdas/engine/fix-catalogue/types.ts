@@ -17,6 +17,19 @@ export interface FixParamSpec {
   values?: readonly string[];
 }
 
+export type FixParamValues = Record<string, number | boolean | string>;
+
+/**
+ * Rules between parameters, for the few fixes that have them: `defaults`
+ * settles a parameter whose default depends on another one when the request
+ * leaves it out; `problem` says why a combination cannot be applied (a 400 at
+ * submission; the engine skips with the same sentence).
+ */
+export interface FixParamRelations {
+  defaults?: (params: FixParamValues, given: Readonly<Record<string, unknown>>) => FixParamValues;
+  problem?: (params: FixParamValues) => string | null;
+}
+
 export interface FixInfo {
   id: string;
   name: string;
@@ -32,6 +45,7 @@ export interface FixInfo {
    * only that nothing else broke.
    */
   appearance: 'none' | 'intended';
+  relations?: FixParamRelations;
 }
 
 export const fix = (f: Omit<FixInfo, 'params'> & Partial<Pick<FixInfo, 'params'>>): FixInfo => ({ params: [], ...f });

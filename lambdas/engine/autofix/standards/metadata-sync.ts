@@ -26,8 +26,8 @@
  * without XMP gets a packet. The stream is uncompressed (PDF/A-1 forbids
  * filters on it) and replaces the old one under the same object number.
  */
-import { PDFDict, PDFHexString, PDFNull, type PDFObject, PDFRef, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
-import { getStream, getText, name, resolve, streamBytes } from '../../core/pdf-objects';
+import { PDFDict, PDFHexString, PDFNull, type PDFObject, PDFRef, type PDFStream, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
+import { getName, getStream, getText, name, resolve, streamBytes } from '../../core/pdf-objects';
 import { NS, predefinedType } from '../../validate/metadata/schemas';
 import { typeProblem } from '../../validate/metadata/value-types';
 import { RDF_NS, readXmpPacket, type XmpNode, type XmpPacket, type XmpProperty } from '../../validate/metadata/xmp-model';
@@ -49,6 +49,20 @@ export interface MetadataSyncOptions {
   info?: Readonly<Record<string, PDFObject>>;
   /** The caller changed the document: stamp the dates and producer even if Info and XMP already agreed. */
   touched?: boolean;
+  /**
+   * What becomes of the Info dictionary: `sync` (the default) keeps it equal to
+   * the XMP; `none` removes it and `modDate` keeps only its ModDate (PDF/A-4
+   * 6.1.3, without and with a PieceInfo). Info still wins as a source: its
+   * values go to the XMP before it goes.
+   */
+  infoDictionary?: 'sync' | 'none' | 'modDate';
+  /**
+   * Rewrite a packet that is readable but not in the form PDF/A wants (a
+   * header with bytes or encoding attributes, UTF-16 or UTF-32, a filtered
+   * stream, a stream dictionary without Type Metadata and Subtype XML) even
+   * when no property changes: the writer's packet is all of that.
+   */
+  normalisePacket?: boolean;
 }
 
 export interface MetadataSyncResult {
@@ -101,7 +115,9 @@ export function syncMetadata(doc: PDFDocument, opts: MetadataSyncOptions = {}): 
     const raw = info?.lookup(name(entry));
     return raw !== undefined && raw !== PDFNull;
   };
+  const infoPolicy = opts.infoDictionary ?? 'sync';
   const setInfo = (entry: string, value: string | null) => {
+    if (infoPolicy !== 'sync') return; // Info is removed or reduced below, not kept in step
     if (value === null ? infoHas(entry) : getText(info, entry) !== value) infoWrites.set(entry, value);
   };
 
@@ -181,12 +197,17 @@ export function syncMetadata(doc: PDFDocument, opts: MetadataSyncOptions = {}): 
   // What could not be read back into its proper form (a dc:creator of structures, an xmp:MetadataDate that is no date) goes.
   for (const k of OWNED) if (!xmpWrites.has(k) && illTyped(k)) xmpWrites.set(k, null);
   for (const [entry, value] of Object.entries(opts.info ?? {})) {
-    if (info?.lookup(name(entry))?.toString() !== value.toString()) infoWrites.set(entry, value);
+    if (infoPolicy === 'sync' && info?.lookup(name(entry))?.toString() !== value.toString()) infoWrites.set(entry, value);
   }
+  // Info that must go, or keep nothing but a valid ModDate.
+  const infoKeys = info ? info.keys().map((k) => k.decodeText()) : [];
+  const infoToReduce =
+    infoPolicy === 'none' ? ctx.trailerInfo.Info !== undefined : infoPolicy === 'modDate' && (infoKeys.some((k) => k !== 'ModDate') || (info !== undefined && !parsePdfDate(getText(info, 'ModDate') ?? '')));
 
-  // A packet that is missing or unreadable is itself something to change.
+  // A packet that is missing or unreadable is itself something to change (and one not in its plain form, when asked).
   const needsPacket = !packetUsable || stream === undefined;
-  if (infoWrites.size === 0 && xmpWrites.size === 0 && !needsPacket && !opts.touched) return { changes: [], packetCreated: false };
+  const misshapen = opts.normalisePacket === true && !needsPacket && packetForm(stream, packet!) !== null;
+  if (infoWrites.size === 0 && xmpWrites.size === 0 && !needsPacket && !misshapen && !infoToReduce && !opts.touched) return { changes: [], packetCreated: false };
 
   // Stamp: now, and the producer that says we modified the file.
   const now = utcParts((opts.now ?? (() => new Date()))());
@@ -217,6 +238,17 @@ export function syncMetadata(doc: PDFDocument, opts: MetadataSyncOptions = {}): 
     else infoDict.set(name(entry), typeof value === 'string' ? pdfText(value) : value);
     changes.push(`Info ${entry}`);
   }
+  if (infoPolicy === 'none' && ctx.trailerInfo.Info !== undefined) {
+    ctx.trailerInfo.Info = undefined;
+    changes.push('Info dictionary removed (its entries are in the XMP)');
+  } else if (infoPolicy === 'modDate') {
+    // Only ModDate, now (the file is being changed): a fresh dictionary, so nothing else lingers.
+    const fresh = ctx.obj({ ModDate: PDFString.of(formatPdfDate(now)) });
+    const raw = ctx.trailerInfo.Info;
+    if (raw instanceof PDFRef && ctx.lookup(raw) !== undefined) ctx.assign(raw, fresh);
+    else ctx.trailerInfo.Info = ctx.register(fresh);
+    if (infoToReduce) changes.push('Info dictionary reduced to ModDate (its other entries are in the XMP)');
+  }
 
   // XMP: the old properties in their order with the changes applied, new ones at the end.
   const out: XmpProperty[] = [];
@@ -228,6 +260,7 @@ export function syncMetadata(doc: PDFDocument, opts: MetadataSyncOptions = {}): 
   for (const [k, p] of xmpWrites) changes.push(`XMP ${p ? `${p.prefix}:${p.name}` : describeKey(k, props)}${p ? '' : ' removed'}`);
   writeMetadataStream(doc, writeXmpPacket(out));
   if (needsPacket) changes.push(stream === undefined ? 'XMP packet created' : 'XMP packet rewritten (it was not well-formed)');
+  else if (misshapen) changes.push(`XMP packet rewritten (${packetForm(stream, packet!)})`);
   return { changes, packetCreated: needsPacket };
 }
 
@@ -244,6 +277,27 @@ function writeMetadataStream(doc: PDFDocument, bytes: Uint8Array): void {
 /** A PDF text string: literal for plain ASCII, UTF-16BE otherwise (PDFDocEncoding cannot hold everything). */
 function pdfText(s: string): PDFString | PDFHexString {
   return /^[\x20-\x7E]*$/.test(s) && !/[()\\]/.test(s) ? PDFString.of(s) : PDFHexString.fromText(s);
+}
+
+/** How a readable packet differs from the plain form the writer gives (null when it does not). */
+function packetForm(stream: PDFStream | undefined, packet: XmpPacket): string | null {
+  if (!stream) return null;
+  if (stream.dict.has(name('Filter'))) return 'it was compressed';
+  if (getName(stream.dict, 'Type') !== 'Metadata' || getName(stream.dict, 'Subtype') !== 'XML') return 'its stream lacked Type Metadata and Subtype XML';
+  const bytes = streamBytes(stream);
+  if (bytes && !isUtf8(bytes)) return 'it was not UTF-8';
+  if (packet.header && /\s(bytes|encoding)\s*=/.test(packet.header)) return 'its header had bytes or encoding attributes';
+  return null;
+}
+
+function isUtf8(bytes: Uint8Array): boolean {
+  if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe) || bytes[0] === 0 || bytes[1] === 0) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The catalog's XMP packet read into the data model (null when there is none), as syncMetadata reads it. */
@@ -296,6 +350,9 @@ function readPacket(bytes: Uint8Array | null) {
 function decode(bytes: Uint8Array): string {
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  // UTF-16 without a byte order mark: '<' as 00 3C or 3C 00 (as the validator reads it).
+  if (bytes[0] === 0 && bytes[1] === 0x3c) return new TextDecoder('utf-16be').decode(bytes);
+  if (bytes[0] === 0x3c && bytes[1] === 0) return new TextDecoder('utf-16le').decode(bytes);
   return new TextDecoder('utf-8').decode(bytes);
 }
 

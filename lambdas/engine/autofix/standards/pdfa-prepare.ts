@@ -1,74 +1,84 @@
 /**
  * pdfa.prepare: does what an archive copy needs beyond its content, so that a
  * file whose only PDF/A failures are declarations and structure becomes
- * PDF/A-1b, -2b or -3b:
+ * PDF/A-1a/b, -2a/b/u, -3a/b/u or -4, -4e, -4f. The identification and
+ * structural work is the same for every level of a part: levels a and u add
+ * requirements on content (tagging, Unicode mappings) that this fix does not
+ * touch and validation reports.
  *
- * - header: a version the part allows (%PDF-1.n; PDF/A-1 any 1.n, later parts
- *   1.0–1.7), with the binary comment pdf-lib always writes after it;
- * - trailer ID; (encryption: the engine always saves decrypted);
- * - actions: JavaScript and launch actions (actions.remove's code), every other
- *   action type the part does not permit, named actions other than page
- *   navigation, additional-actions where the part forbids them, and actions of
- *   form fields and their widgets;
- * - interactive leftovers the parts forbid: Requirements, AlternatePresentations,
- *   PresSteps, NeedAppearances (only when every widget has an appearance, so
- *   nothing needs regenerating), and XFA (only a static form, NeedsRendering not set);
- * - annotations: Print set and Hidden, Invisible, NoView and ToggleNoView cleared;
- *   appearance dictionaries reduced to the normal appearance (N);
- * - an output intent GTS_PDFA1: the file's own profile when another intent has a
- *   usable one, else the built-in sRGB profile (srgb-profile.ts);
- * - XMP: pdfaid:part and pdfaid:conformance, Info and XMP in agreement (metadata.sync's code);
- *   properties of the catalog's packet PDF/A rejects (a value of the wrong type for
- *   its schema, or a property no predefined schema of the part's XMP edition nor an
- *   extension schema of the packet defines) are removed, judged by the validator's
- *   own helpers (xmp-allowed.ts) so that nothing the validator accepts goes. The
- *   properties metadata.sync writes are instead written again in their proper form.
+ * - a signed file is left alone: rewriting it would break the signature
+ *   (its ByteRange seals the bytes as signed), so nothing is changed and the
+ *   outcome says to remove or re-sign it first;
+ * - header: a version the part allows (%PDF-1.n for PDF/A-1, at most 1.7 for
+ *   -2 and -3, %PDF-2.0 for -4), with the binary comment pdf-lib always writes
+ *   after it; a catalog Version the part does not allow goes;
+ * - trailer ID; a linearized file is written whole (its first-page trailer,
+ *   which must carry the ID, cannot be judged from the objects); encryption:
+ *   the engine always saves decrypted;
+ * - actions, interactive leftovers and annotation flags (pdfa-structure.ts);
+ * - an output intent GTS_PDFA1 with a usable profile (pdfa-output-intent.ts);
+ * - annotation appearances where the part requires them
+ *   (annotation-appearances.ts), before NeedAppearances goes;
+ * - XMP: pdfaid:part and pdfaid:conformance (PDF/A-4: pdfaid:rev 2020, and a
+ *   conformance only for 4e and 4f), Info and XMP in agreement
+ *   (metadata.sync's code; PDF/A-4 keeps no Info, or only ModDate when the
+ *   catalog has PieceInfo); for parts 1–3 the extension schema container
+ *   repaired (xmp-extension-repair.ts) and the properties PDF/A rejects
+ *   removed, judged by the validator's own helpers (xmp-allowed.ts) so that
+ *   nothing the validator accepts goes. The properties metadata.sync writes
+ *   are instead written again in their proper form.
  *
  * Content stays as it is: fonts, colour spaces, transparency (PDF/A-1), images,
- * layers, embedded files and annotations without an appearance are not
- * touched, and whatever of them breaks the part remains a failure that
- * validation reports. The fix never claims compliance; it only writes the
- * identification the standard asks for.
+ * layers and embedded files are not touched, and whatever of them breaks the
+ * part remains a failure that validation reports. The fix never claims
+ * compliance; it only writes the identification the standard asks for.
  *
- * Appearance: 'intended' — an annotation that did not print now prints, and a
- * hidden one now shows (the standard leaves no other choice but removing it).
+ * Appearance: 'intended' — an annotation that did not print now prints, a
+ * hidden one now shows (the standard leaves no other choice but removing it),
+ * and one without an appearance gets one drawn from its properties.
  */
-import { PDFDict, PDFNumber, PDFStream, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
-import { inventoryActions } from '../../core/actions';
-import { getBool, getDict, getName, getNumber, getText, name, resolvedItems } from '../../core/pdf-objects';
-import { NS } from '../../validate/metadata/schemas';
-import { removeActions } from '../fix-actions';
+import { PDFDict, PDFRef, type PDFDocument } from '@cantoo/pdf-lib';
 import { formFieldDicts } from '../../core/form-fields';
-import type { FixOutcome } from '../fix';
-import { addOutputIntent, ensureTrailerId, headerVersion, outputIntents, profileRef, setHeaderVersion, type IntentEntry } from './document-parts';
-import { isSyncOwned, readCatalogPacket, syncMetadata } from './metadata-sync';
-import { disallowedProperties, editionForPart } from './xmp-allowed';
-import { SRGB_CONDITION, srgbProfile } from './srgb-profile';
-import { xmpValue } from './xmp-writer';
+import { getName, has, name, resolve } from '../../core/pdf-objects';
+import { NS } from '../../validate/metadata/schemas';
 import type { XmpPacket } from '../../validate/metadata/xmp-model';
+import { inheritedFieldType } from '../../validate/interactive/annotations';
+import { pdfaLevelName, pdfaLevelProblem } from '../../fix-catalogue/standards';
+import type { FixOutcome } from '../fix';
+import { ensureAppearances } from './annotation-appearances';
+import { ensureTrailerId, headerVersion, outputIntents, setHeaderVersion } from './document-parts';
+import { isSyncOwned, readCatalogPacket, syncMetadata } from './metadata-sync';
+import { ensureOutputIntent } from './pdfa-output-intent';
+import { fixAnnotations, removeForbiddenActions, removeInteractiveLeftovers, type Note } from './pdfa-structure';
+import { disallowedProperties, editionForPart } from './xmp-allowed';
+import { repairExtensionSchemas } from './xmp-extension-repair';
+import { xmpValue } from './xmp-writer';
 
 export interface PdfaPrepareOptions {
   part: number;
+  /** The level letter ('a', 'b', 'u'; 'e', 'f' or '' for PDF/A-4), any case. */
   conformance: string;
   now?: () => Date;
 }
 
-export const PDFA_PARTS = [1, 2, 3] as const;
-export const PDFA_CONFORMANCE = ['b'] as const;
+/** ISO 19005-4's year, its pdfaid:rev. */
+const PDFA4_REVISION = '2020';
 
-const ALLOWED_ACTIONS: Record<number, readonly string[]> = {
-  1: ['GoTo', 'GoToR', 'Thread', 'URI', 'Named', 'SubmitForm'],
-  2: ['GoTo', 'GoToR', 'GoToE', 'Thread', 'URI', 'Named', 'SubmitForm'],
-  3: ['GoTo', 'GoToR', 'GoToE', 'Thread', 'URI', 'Named', 'SubmitForm'],
-};
-const NAVIGATION = ['NextPage', 'PrevPage', 'FirstPage', 'LastPage'];
-const FLAG = { invisible: 1, hidden: 2, print: 4, noView: 32, toggleNoView: 256 } as const;
+const levelName = pdfaLevelName;
 
 export function preparePdfa(doc: PDFDocument, opts: PdfaPrepareOptions): FixOutcome {
   const part = opts.part;
-  const conformance = String(opts.conformance).toLowerCase();
-  if (!PDFA_PARTS.includes(part as 1 | 2 | 3) || !PDFA_CONFORMANCE.includes(conformance as 'b')) {
-    return { count: 0, pages: [], detail: 'nothing prepared', skipReason: `PDF/A-${part}${conformance} is not a level this fix prepares (it prepares PDF/A-1b, 2b and 3b).` };
+  const level = String(opts.conformance).toLowerCase();
+  const unknownLevel = pdfaLevelProblem(part, level);
+  if (unknownLevel) return { count: 0, pages: [], detail: 'nothing prepared', skipReason: unknownLevel };
+  const signed = signedFields(doc);
+  if (signed > 0) {
+    return {
+      count: 0,
+      pages: [],
+      detail: 'nothing prepared',
+      skipReason: `The file is digitally signed (${signed} signed signature field${signed === 1 ? '' : 's'}): preparing it for PDF/A rewrites the file, which would invalidate the signature. Remove the signature or prepare the file before signing it (then sign it again).`,
+    };
   }
   const done: string[] = [];
   const pages = new Set<number>();
@@ -80,48 +90,78 @@ export function preparePdfa(doc: PDFDocument, opts: PdfaPrepareOptions): FixOutc
     { page: (page: number) => void pages.add(page) },
   );
 
-  // Header: PDF/A-2 and -3 are based on ISO 32000-1 (PDF 1.7 at most); PDF/A-1 only asks for "%PDF-1.n".
+  // Header: PDF/A-2 and -3 are based on ISO 32000-1 (PDF 1.7 at most), PDF/A-4 on ISO 32000-2; PDF/A-1 only asks for "%PDF-1.n".
   const [major, minor] = headerVersion(doc);
-  if (major !== 1 || (part > 1 && minor > 7)) {
-    setHeaderVersion(doc, 1, part === 1 ? 4 : 7);
+  const headerOk = part === 4 ? major === 2 : major === 1 && (part === 1 || minor <= 7);
+  if (!headerOk) {
+    if (part === 4) setHeaderVersion(doc, 2, 0);
+    else setHeaderVersion(doc, 1, part === 1 ? 4 : 7);
     note('header version');
   }
+  // The catalog's Version overrides the header's; one the part does not allow goes (PDF/A-4 6.1.12 checks it).
+  const catalog = doc.catalog as PDFDict;
+  const version = getName(catalog, 'Version');
+  if (catalog.has(name('Version')) && !(version && (part === 4 ? /^2\.\d$/.test(version) : /^1\.\d$/.test(version) && (part === 1 || Number(version.slice(2)) <= 7)))) {
+    catalog.delete(name('Version'));
+    note('catalog Version removed');
+  }
   if (ensureTrailerId(doc)) note('trailer ID');
+  if (linearization(doc)) note('linearization dropped (the file is written whole, its one trailer carrying the ID)');
 
   removeForbiddenActions(doc, part, note);
-  removeInteractiveLeftovers(doc, part, note);
   fixAnnotations(doc, part, note);
-  const intent = ensureOutputIntent(doc, part);
-  if (intent) note(intent);
-
-  // Judged on the packet as it is: the sync changes only the properties it owns and pdfaid, which are not judged
-  // here, and never the extension schemas the judgement depends on. Keyed by namespace and name, as the sync keys them.
-  const packet = firstOccurrences(readCatalogPacket(doc));
-  const rejected = packet ? disallowedProperties(packet, editionForPart(part)).filter((d) => !isSyncOwned(d.property)) : [];
-  const rejectedKeys = new Set(rejected.map((d) => `${d.property.ns} ${d.property.name}`));
-  const metadata = syncMetadata(doc, {
-    now: opts.now,
-    set: [xmpValue.text(NS.pdfaid, 'pdfaid', 'part', String(part)), xmpValue.text(NS.pdfaid, 'pdfaid', 'conformance', conformance.toUpperCase())],
-    // Other identification properties (amd, rev, corr) describe an earlier claim.
-    remove: (p) => (p.ns === NS.pdfaid && p.name !== 'part' && p.name !== 'conformance') || rejectedKeys.has(`${p.ns} ${p.name}`),
-    touched: done.length > 0 || rejected.length > 0,
-  });
-  // The sync lists each removal; they are reported once, together, below.
-  const removedNames = new Set(rejected.map((d) => `XMP ${d.property.prefix}:${d.property.name} removed`));
-  for (const c of metadata.changes) if (!removedNames.has(c)) note(c);
-  if (rejected.length) {
-    const names = [...new Set(rejected.map((d) => `${d.property.prefix}:${d.property.name}`))];
-    note(`removed ${names.length} XMP ${names.length === 1 ? 'property' : 'properties'} PDF/A does not allow: ${names.join(', ')}`);
-  }
+  for (const change of ensureOutputIntent(doc, part)) note(change);
+  const space = outputIntents(doc).find((i) => i.subtype === 'GTS_PDFA1')?.header?.colourSpace ?? null;
+  for (const c of ensureAppearances(doc, part, space)) note(`${c.subtype} annotation ${c.what === 'drawn' ? 'appearance drawn' : c.what === 'empty' ? 'given an empty appearance' : c.what}${c.why ? ` (${c.why})` : ''}`, c.page);
+  removeInteractiveLeftovers(doc, part, note);
+  prepareMetadata(doc, part, level, opts.now, note, done.length > 0);
 
   return {
     count: done.length,
     pages: [...pages].sort((a, b) => a - b),
     detail: done.length
-      ? `PDF/A-${part}${conformance.toUpperCase()} declarations and structure: ${done.join('; ')}. Content (fonts, colour, transparency, images, embedded files) is unchanged; validation reports what still fails.`
-      : `already prepared for PDF/A-${part}${conformance.toUpperCase()}`,
+      ? `${levelName(part, level)} declarations and structure: ${summarise(done)}. Content (fonts, colour, transparency, images, embedded files${level === 'a' || level === 'u' ? ', tagging, Unicode mappings' : ''}) is unchanged; validation reports what still fails.`
+      : `already prepared for ${levelName(part, level)}`,
   };
 }
+
+/** The identification, Info and XMP agreement, and for parts 1–3 the XMP properties and extension schemas PDF/A accepts. */
+function prepareMetadata(doc: PDFDocument, part: number, level: string, now: (() => Date) | undefined, note: Note, touched: boolean): void {
+  const raw = readCatalogPacket(doc);
+  // PDF/A-4 judges neither property types nor extension schemas (ISO 19005-4 leaves XMP to ISO 16684-1).
+  const repair = part === 4 || !raw ? null : repairExtensionSchemas(raw);
+  const repaired = repair ? { ...raw!, properties: [...raw!.properties.filter((p) => !isContainer(p)), ...(repair.container ? [repair.container] : [])] } : raw;
+  // Judged on the packet as it will be: the sync changes only the properties it owns and pdfaid, which are not judged
+  // here, and the repaired container. Keyed by namespace and name, as the sync keys them.
+  const packet = part === 4 ? null : firstOccurrences(repaired);
+  const rejected = packet ? disallowedProperties(packet, editionForPart(part)).filter((d) => !isSyncOwned(d.property)) : [];
+  const rejectedKeys = new Set(rejected.map((d) => `${d.property.ns} ${d.property.name}`));
+  const id = (local: string, value: string) => xmpValue.text(NS.pdfaid, 'pdfaid', local, value);
+  const set = [id('part', String(part))];
+  if (level !== '') set.push(id('conformance', level.toUpperCase()));
+  if (part === 4) set.push(id('rev', PDFA4_REVISION));
+  if (repair?.container) set.push(repair.container);
+  const keep = new Set(set.filter((p) => p.ns === NS.pdfaid).map((p) => p.name));
+  const metadata = syncMetadata(doc, {
+    now,
+    set,
+    // Other identification properties (amd, corr, a stale rev or conformance) describe an earlier claim.
+    remove: (p) => (p.ns === NS.pdfaid && !keep.has(p.name)) || rejectedKeys.has(`${p.ns} ${p.name}`) || (repair !== null && !repair.container && isContainer(p)),
+    touched: touched || rejected.length > 0 || repair !== null,
+    normalisePacket: true,
+    infoDictionary: part === 4 ? (has(doc.catalog as PDFDict, 'PieceInfo') ? 'modDate' : 'none') : 'sync',
+  });
+  // The sync lists each removal; they are reported once, together, below.
+  const removedNames = new Set(rejected.map((d) => `XMP ${d.property.prefix}:${d.property.name} removed`));
+  for (const c of metadata.changes) if (!removedNames.has(c) && c !== 'XMP pdfaExtension:schemas' && c !== 'XMP pdfaExtension:schemas removed') note(c);
+  if (repair) note(`extension schemas repaired: ${repair.changes.slice(0, 6).join('; ')}${repair.changes.length > 6 ? `; and ${repair.changes.length - 6} more` : ''}`);
+  if (rejected.length) {
+    const names = [...new Set(rejected.map((d) => `${d.property.prefix}:${d.property.name}`))];
+    note(`removed ${names.length} XMP ${names.length === 1 ? 'property' : 'properties'} PDF/A does not allow: ${names.join(', ')}`);
+  }
+}
+
+const isContainer = (p: { ns: string; name: string }) => p.ns === NS.pdfaExtension && p.name === 'schemas';
 
 /** The packet as the sync keeps it: XMP allows a property once, and the sync keeps its first occurrence. */
 function firstOccurrences(packet: XmpPacket | null): XmpPacket | null {
@@ -130,205 +170,32 @@ function firstOccurrences(packet: XmpPacket | null): XmpPacket | null {
   return { ...packet, properties: packet.properties.filter((p) => !seen.has(`${p.ns} ${p.name}`) && !!seen.add(`${p.ns} ${p.name}`)) };
 }
 
-type Note = ((what: string, page?: number | null) => void) & { page: (page: number) => void };
-
-function removeForbiddenActions(doc: PDFDocument, part: number, note: Note): void {
-  // JavaScript and launch actions: the same removal as actions.remove.
-  const js = removeActions(doc);
-  for (let i = 0; i < js.count; i++) note('JavaScript or launch action removed', js.pages[i] ?? null);
-  js.pages.forEach((p) => note.page(p));
-  done: for (;;) {
-    // Removing one site detaches its Next chain too; take a fresh inventory after each removal.
-    for (const site of inventoryActions(doc).sites) {
-      const forbiddenType = !ALLOWED_ACTIONS[part]!.includes(site.type);
-      const forbiddenNamed = site.type === 'Named' && !NAVIGATION.includes(getName(site.action, 'N') ?? '');
-      if (!forbiddenType && !forbiddenNamed) continue;
-      site.remove();
-      note(`${site.type} action removed`, site.page);
-      continue done;
-    }
-    break;
+/** Signature fields whose value is a signature dictionary with a ByteRange and Contents: the file as signed. */
+function signedFields(doc: PDFDocument): number {
+  let count = 0;
+  for (const field of formFieldDicts(doc.context, doc.catalog)) {
+    if (inheritedFieldType(doc.context, field) !== 'Sig') continue;
+    const v = resolve(doc.context, field.get(name('V')));
+    if (v instanceof PDFDict && v.has(name('ByteRange')) && v.has(name('Contents'))) count++;
   }
-
-  // Additional actions: the catalog's always, the pages' from PDF/A-2 on.
-  const catalog = doc.catalog as PDFDict;
-  if (catalog.has(name('AA'))) {
-    catalog.delete(name('AA'));
-    note('document additional actions removed');
-  }
-  const pageNodes = safePages(doc);
-  if (part > 1) {
-    pageNodes.forEach((node, i) => {
-      if (!node.has(name('AA'))) return;
-      node.delete(name('AA'));
-      note('page additional actions removed', i + 1);
-    });
-  }
-  // Form fields and their widgets act on their own (A, AA): PDF/A lets a form be read, not run.
-  pageNodes.forEach((node, i) => {
-    for (const annot of resolvedItems(doc.context, node.get(name('Annots')))) {
-      if (!(annot instanceof PDFDict) || getName(annot, 'Subtype') !== 'Widget') continue;
-      for (const k of ['A', 'AA']) {
-        if (!annot.has(name(k))) continue;
-        annot.delete(name(k));
-        note(`widget ${k === 'A' ? 'action' : 'additional actions'} removed`, i + 1);
-      }
-    }
-  });
-  for (const field of formFields(doc)) {
-    for (const k of part === 1 ? ['AA'] : ['A', 'AA']) {
-      if (!field.has(name(k))) continue;
-      field.delete(name(k));
-      note(`form field ${k === 'A' ? 'action' : 'additional actions'} removed`);
-    }
-  }
+  return count;
 }
 
-function removeInteractiveLeftovers(doc: PDFDocument, part: number, note: Note): void {
-  const catalog = doc.catalog as PDFDict;
-  if (part > 1) {
-    if (catalog.has(name('Requirements'))) {
-      catalog.delete(name('Requirements'));
-      note('Requirements removed');
-    }
-    const names = getDict(catalog, 'Names');
-    if (names?.has(name('AlternatePresentations'))) {
-      names.delete(name('AlternatePresentations'));
-      note('AlternatePresentations removed');
-    }
-    safePages(doc).forEach((node, i) => {
-      if (!node.has(name('PresSteps'))) return;
-      node.delete(name('PresSteps'));
-      note('presentation steps removed', i + 1);
-    });
-  }
-  const acroForm = getDict(catalog, 'AcroForm');
-  if (!acroForm) return;
-  // Without NeedAppearances a viewer draws the widgets' own appearances: only safe when every widget has one.
-  if (getBool(acroForm, 'NeedAppearances') === true && widgets(doc).every((w) => w.has(name('AP')))) {
-    acroForm.delete(name('NeedAppearances'));
-    note('NeedAppearances removed');
-  }
-  // A static XFA form has its AcroForm twin; a dynamic one (NeedsRendering) has nothing else to show, so it stays.
-  if (part > 1 && acroForm.has(name('XFA')) && getBool(catalog, 'NeedsRendering') !== true) {
-    acroForm.delete(name('XFA'));
-    note('XFA form data removed (the AcroForm fields remain)');
-  }
-  if (part > 1 && catalog.has(name('NeedsRendering')) && getBool(catalog, 'NeedsRendering') !== true) {
-    catalog.delete(name('NeedsRendering'));
-    note('NeedsRendering removed');
-  }
+/**
+ * Whether the file is linearized (it has a linearization dictionary). The
+ * engine writes the file whole, with one trailer carrying the ID, so the
+ * linearization dictionary — which would now describe nothing — is deleted.
+ */
+function linearization(doc: PDFDocument): boolean {
+  const found: PDFRef[] = [];
+  for (const [ref, obj] of doc.context.enumerateIndirectObjects()) if (obj instanceof PDFDict && obj.has(name('Linearized'))) found.push(ref);
+  for (const ref of found) doc.context.delete(ref);
+  return found.length > 0;
 }
 
-function fixAnnotations(doc: PDFDocument, part: number, note: Note): void {
-  const seen = new Set<PDFDict>();
-  safePages(doc).forEach((node, i) => {
-    for (const annot of resolvedItems(doc.context, node.get(name('Annots')))) {
-      if (!(annot instanceof PDFDict) || seen.has(annot)) continue;
-      seen.add(annot);
-      const subtype = getName(annot, 'Subtype');
-      const raw = annot.has(name('F')) ? getNumber(annot, 'F') : undefined;
-      // PDF/A-2 and -3 exempt a Popup from needing flags, not from having the right ones.
-      if (raw !== undefined || part === 1 || subtype !== 'Popup') {
-        const flags = raw !== undefined && Number.isInteger(raw) ? raw : 0;
-        const wanted = (flags | FLAG.print) & ~(FLAG.hidden | FLAG.invisible | FLAG.noView | FLAG.toggleNoView);
-        if (raw !== wanted) {
-          annot.set(name('F'), PDFNumber.of(wanted));
-          note('annotation flags set', i + 1);
-        }
-      }
-      // Rollover and down appearances go; the normal one is what PDF/A shows.
-      const ap = getDict(annot, 'AP');
-      if (ap && ap.has(name('N'))) {
-        const extra = ap.keys().filter((k) => k.decodeText() !== 'N');
-        if (extra.length) {
-          for (const k of extra) ap.delete(k);
-          note('annotation appearance reduced to N', i + 1);
-        }
-      }
-    }
-  });
+/** The notes, each once, with a count where it repeats ("annotation flags set ×3"). */
+function summarise(done: string[]): string {
+  const counts = new Map<string, number>();
+  for (const d of done) counts.set(d, (counts.get(d) ?? 0) + 1);
+  return [...counts].map(([d, c]) => (c > 1 ? `${d} ×${c}` : d)).join('; ');
 }
-
-/** Makes sure a GTS_PDFA1 output intent with a usable profile exists; says what it did, or null. */
-function ensureOutputIntent(doc: PDFDocument, part: number): string | null {
-  const intents = outputIntents(doc);
-  const usable = (i: IntentEntry) => i.header !== null && ['prtr', 'mntr'].includes(i.header.deviceClass) && ['RGB ', 'CMYK', 'GRAY'].includes(i.header.colourSpace) && i.header.major <= (part === 1 ? 2 : 4);
-  const pdfa = intents.find((i) => i.subtype === 'GTS_PDFA1');
-  const withProfile = intents.filter((i) => i.profile);
-  const donor = withProfile.find(usable);
-  // Every intent with a profile must share one object: a second, different profile cannot be added.
-  const distinct = new Set(withProfile.map((i) => i.profile));
-
-  if (pdfa && pdfa.profile) {
-    if (!usable(pdfa)) return null; // its profile breaks the part: replacing it would change the declared condition
-    if (pdfa.profileEntry instanceof PDFStream) {
-      profileRef(doc, pdfa);
-      return 'output intent profile made indirect';
-    }
-    return null;
-  }
-  if (pdfa) {
-    if (donor && distinct.size === 1) {
-      pdfa.dict.set(name('DestOutputProfile'), profileRef(doc, donor)!);
-      return 'output intent profile added (the file\'s own)';
-    }
-    const id = getText(pdfa.dict, 'OutputConditionIdentifier') ?? '';
-    if (withProfile.length === 0 && (id === '' || /srgb/i.test(id))) {
-      pdfa.dict.set(name('DestOutputProfile'), srgbStream(doc));
-      return 'output intent profile added (sRGB)';
-    }
-    return null;
-  }
-  if (donor && distinct.size === 1) {
-    const ref = profileRef(doc, donor)!;
-    const copy: Record<string, unknown> = { Type: 'OutputIntent', S: 'GTS_PDFA1', DestOutputProfile: ref };
-    for (const k of ['OutputConditionIdentifier', 'OutputCondition', 'RegistryName', 'Info']) {
-      const v = donor.dict.get(name(k));
-      if (v !== undefined) copy[k] = v;
-    }
-    copy['OutputConditionIdentifier'] ??= PDFString.of('Custom');
-    addOutputIntent(doc, dictOf(doc, copy));
-    return 'PDF/A output intent added (the file\'s own profile)';
-  }
-  if (withProfile.length > 0) return null;
-  addOutputIntent(
-    doc,
-    dictOf(doc, {
-      Type: 'OutputIntent',
-      S: 'GTS_PDFA1',
-      OutputConditionIdentifier: PDFString.of(SRGB_CONDITION),
-      RegistryName: PDFString.of('http://www.color.org'),
-      Info: PDFString.of(SRGB_CONDITION),
-      DestOutputProfile: srgbStream(doc),
-    }),
-  );
-  return 'PDF/A output intent added (sRGB)';
-}
-
-function dictOf(doc: PDFDocument, entries: Record<string, unknown>): PDFDict {
-  return doc.context.obj(entries as never) as unknown as PDFDict;
-}
-
-function srgbStream(doc: PDFDocument) {
-  return doc.context.register(doc.context.flateStream(srgbProfile(), { N: 3 }));
-}
-
-function safePages(doc: PDFDocument): PDFDict[] {
-  try {
-    return doc.getPages().map((p) => p.node);
-  } catch {
-    return [];
-  }
-}
-
-function widgets(doc: PDFDocument): PDFDict[] {
-  const out: PDFDict[] = [];
-  for (const node of safePages(doc)) {
-    for (const a of resolvedItems(doc.context, node.get(name('Annots')))) if (a instanceof PDFDict && getName(a, 'Subtype') === 'Widget') out.push(a);
-  }
-  return out;
-}
-
-/** Every dictionary of the AcroForm field tree. */
-const formFields = (doc: PDFDocument): PDFDict[] => formFieldDicts(doc.context, doc.catalog);

@@ -5,7 +5,7 @@
  * builder has no option for.
  */
 import { readFileSync } from 'node:fs';
-import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFString } from '@cantoo/pdf-lib';
+import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, type PDFRawStream, type PDFRef, PDFStream, PDFString, StandardFonts } from '@cantoo/pdf-lib';
 import { expect } from 'vitest';
 import type { OrderContext } from '../../../../../lambdas/domain/model';
 import type { FixOutcome } from '../../../../../lambdas/engine/autofix/fix';
@@ -15,7 +15,8 @@ import { preflight } from '../../../../../lambdas/engine/preflight/index';
 import { validate } from '../../../../../lambdas/engine/validate/index';
 import type { ValidateProfileCode } from '../../../../../step-definitions/catalogue';
 import { tempFiles } from '../../temp-files';
-import { differingShare, pageTexts, previewRasters } from '../fixtures-common';
+import { embedLiberationSans } from '../../../../support/pdf-fixtures';
+import { differingShare, pageTexts, pixelAt, previewRasters } from '../fixtures-common';
 
 export const files = tempFiles('autofix-standards');
 
@@ -97,9 +98,9 @@ export function xmpText(doc: PDFDocument): string {
 }
 
 /** Edits a saved PDF's objects and saves again (classic xref, metadata untouched). */
-export async function edit(bytes: Uint8Array, change: (doc: PDFDocument) => void): Promise<Uint8Array> {
+export async function edit(bytes: Uint8Array, change: (doc: PDFDocument) => void | Promise<void>): Promise<Uint8Array> {
   const doc = await PDFDocument.load(bytes, { updateMetadata: false });
-  change(doc);
+  await change(doc);
   return doc.save({ useObjectStreams: false });
 }
 
@@ -140,4 +141,67 @@ export function setAnnotationFlags(doc: PDFDocument, flags: number | null): void
     if (flags === null) a.delete(PDFName.of('F'));
     else a.set(PDFName.of('F'), PDFNumber.of(flags));
   }
+}
+
+/** Adds annotations (dictionaries from literals; `P` set to page 1) to page 1; returns their references. */
+export function addAnnotations(doc: PDFDocument, annots: Record<string, unknown>[]): PDFRef[] {
+  const ctx = doc.context;
+  const page = doc.getPage(0);
+  const refs = annots.map((a) => ctx.register(ctx.obj({ Type: 'Annot', F: 4, P: page.ref, ...a } as never)));
+  const existing = page.node.lookup(PDFName.of('Annots'));
+  if (existing instanceof PDFArray) refs.forEach((r) => existing.push(r));
+  else page.node.set(PDFName.of('Annots'), ctx.obj(refs));
+  return refs;
+}
+
+/**
+ * Adds an interactive form whose fields are the given widgets (each a widget
+ * merged with its field), with default resources naming Helvetica (not
+ * embedded) as /Helv and, with `embeddedFont`, Liberation Sans (embedded
+ * whole) as /LiSa.
+ */
+export async function addForm(doc: PDFDocument, widgets: Record<string, unknown>[], opts: { embeddedFont?: boolean; da?: string } = {}): Promise<PDFRef[]> {
+  const ctx = doc.context;
+  const fonts: Record<string, PDFRef> = { Helv: ctx.register(ctx.obj({ Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica', Encoding: 'WinAnsiEncoding' })) };
+  if (opts.embeddedFont) {
+    const scratch = await PDFDocument.create();
+    const helv = await scratch.embedFont(StandardFonts.Helvetica);
+    const widths = Array.from({ length: 95 }, (_, i) => Math.round(helv.widthOfTextAtSize(String.fromCharCode(32 + i), 1000)));
+    fonts.LiSa = embedLiberationSans(ctx, widths);
+  }
+  const refs = addAnnotations(doc, widgets.map((w) => ({ Subtype: 'Widget', ...w })));
+  doc.catalog.set(PDFName.of('AcroForm'), ctx.obj({ Fields: refs, DR: { Font: fonts }, DA: PDFString.of(opts.da ?? '/Helv 0 Tf 0 g') }));
+  return refs;
+}
+
+/** The annotation dictionaries of page 1, in order. */
+export function annotationsOf(doc: PDFDocument): PDFDict[] {
+  const annots = doc.getPage(0).node.lookup(PDFName.of('Annots'));
+  if (!(annots instanceof PDFArray)) return [];
+  return annots.asArray().map((a) => doc.context.lookup(a)).filter((a): a is PDFDict => a instanceof PDFDict);
+}
+
+/** The decoded content of an annotation's normal appearance (a state's, when N is a state dictionary). */
+export function appearanceText(doc: PDFDocument, annot: PDFDict, state?: string): string {
+  const ap = annot.lookup(PDFName.of('AP'));
+  if (!(ap instanceof PDFDict)) return '';
+  let n = ap.lookup(PDFName.of('N'));
+  if (state !== undefined && n instanceof PDFDict) n = n.lookup(PDFName.of(state));
+  if (!(n instanceof PDFStream)) return '';
+  return new TextDecoder().decode(decodePDFRawStream(n as PDFRawStream).decode());
+}
+
+/** Share of pixels inside a rectangle of page 1 (PDF points, rendered at 72 dpi) that are not white. */
+export async function inkShare(path: string, rect: [number, number, number, number]): Promise<number> {
+  const img = await pixelsOf(path);
+  let ink = 0;
+  let all = 0;
+  for (let y = Math.ceil(rect[1]); y < Math.floor(rect[3]); y++) {
+    for (let x = Math.ceil(rect[0]); x < Math.floor(rect[2]); x++) {
+      const [r, g, b] = pixelAt(img, x + 0.5, y + 0.5);
+      all++;
+      if (r < 235 || g < 235 || b < 235) ink++;
+    }
+  }
+  return all ? ink / all : 0;
 }

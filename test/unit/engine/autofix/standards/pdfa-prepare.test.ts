@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { PDFArray, PDFDict, PDFName, PDFRef, PDFStream } from '@cantoo/pdf-lib';
+import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, type PDFRawStream, PDFHexString, PDFName, PDFRef, PDFStream, PDFString, type PDFDocument as Doc } from '@cantoo/pdf-lib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { preparePdfa } from '../../../../../lambdas/engine/autofix/standards/pdfa-prepare';
@@ -7,7 +7,7 @@ import { srgbProfile } from '../../../../../lambdas/engine/autofix/standards/srg
 import { parseIccHeader, readOutputIntents } from '../../../../../lambdas/engine/core/output-intents';
 import { readXmp } from '../../../../../lambdas/engine/core/xmp';
 import { buildPdf, type PdfSpec } from '../../../../support/pdf-fixtures';
-import { applyDirect, compliant, edit, expectSameRendering, failedRules, files, FIXED_NOW, preflightIds, reopen, runFixes, setAnnotationFlags, textOf } from './fixtures';
+import { applyDirect, compliant, edit, expectSameRendering, failedRules, files, FIXED_NOW, iccHeaderOnly, preflightIds, reopen, runFixes, setAnnotationFlags, textOf, xmpText } from './fixtures';
 
 /** A file whose content is PDF/A-safe (embedded font) but whose declarations and structure are not. */
 const structural = (extra: PdfSpec = {}): PdfSpec => ({
@@ -19,6 +19,12 @@ const structural = (extra: PdfSpec = {}): PdfSpec => ({
 });
 
 const prepare = (part: number) => ({ fixParams: { 'pdfa.prepare': { part } } });
+
+/** The decoded bytes of an output intent's profile. */
+const srgbOf = (doc: Doc, intent: PDFDict): Uint8Array => {
+  const stream = doc.context.lookup(intent.get(PDFName.of('DestOutputProfile')) as PDFRef) as PDFStream;
+  return decodePDFRawStream(stream as PDFRawStream).decode();
+};
 
 describe('pdfa.prepare', () => {
   it('makes a file that fails PDF/A-2b only for declarations and structure compliant', async () => {
@@ -97,15 +103,116 @@ describe('pdfa.prepare', () => {
     expect((await through(swappedPath)).slice(0, 3)).toEqual([0, 0, 255]);
   });
 
-  it('keeps an output intent whose profile breaks the part rather than replacing the declared condition', async () => {
+  it('keeps an output intent whose unusable profile declares another condition than sRGB, rather than changing what its colours mean', async () => {
     const bytes = await edit(await buildPdf({ pages: [{ font: 'embedded' }], outputIntent: 'pdfa-srgb' }), (doc) => {
       const intent = doc.catalog.lookup(PDFName.of('OutputIntents'), PDFArray).lookup(0, PDFDict);
+      intent.set(PDFName.of('OutputConditionIdentifier'), PDFString.of('Adobe RGB (1998)'));
       const profile = doc.context.lookup(intent.get(PDFName.of('DestOutputProfile')) as PDFRef) as PDFStream;
       profile.dict.set(PDFName.of('Filter'), PDFName.of('Bogus')); // unreadable
     });
     const { outPath } = await runFixes(bytes, ['pdfa.prepare'], prepare(2));
-    expect(readOutputIntents(await reopen(outPath))).toHaveLength(1);
+    expect(readOutputIntents(await reopen(outPath))).toMatchObject([{ outputConditionIdentifier: 'Adobe RGB (1998)', profile: null }]);
     expect(await failedRules(outPath, '2b')).toContain('pdfa.output-intent.profile');
+  });
+
+  it('replaces an unusable profile with sRGB where the intent declares sRGB and the pages paint no CMYK', async () => {
+    const withProfile = async (icc: Uint8Array, colourSpace?: 'cmyk') =>
+      edit(await buildPdf({ pages: [{ font: 'embedded', ...(colourSpace ? { colourSpace } : {}) }], outputIntent: 'pdfa-srgb' }), (doc) => {
+        const intent = doc.catalog.lookup(PDFName.of('OutputIntents'), PDFArray).lookup(0, PDFDict);
+        intent.set(PDFName.of('DestOutputProfile'), doc.context.register(doc.context.flateStream(icc, { N: 3 })));
+      });
+    // An input (scanner) class profile is not an output condition.
+    const bytes = await withProfile(iccHeaderOnly('scnr', 'RGB '));
+    expect(await failedRules(files.write(bytes, 'pdf'), '2b')).toContain('pdfa.output-intent.profile');
+    const { outcome, path } = await applyDirect(bytes, (doc) => preparePdfa(doc, { part: 2, conformance: 'b', now: () => FIXED_NOW }));
+    expect(outcome.detail).toContain('output intent profile replaced by sRGB (the file\'s own was of device class "scnr")');
+    expect(readOutputIntents(await reopen(path))).toMatchObject([{ subtype: 'GTS_PDFA1', outputConditionIdentifier: 'sRGB IEC61966-2.1', profile: { deviceClass: 'mntr', colourSpace: 'RGB ' } }]);
+    expect(await failedRules(path, '2b')).toEqual([]);
+    // A version 4 display profile is fine for PDF/A-2 but not for PDF/A-1 (ICC version 2 at most).
+    const v4 = await withProfile(iccHeaderOnly('mntr', 'RGB ', 4));
+    expect((await applyDirect(v4, (doc) => preparePdfa(doc, { part: 1, conformance: 'b' }))).outcome.detail).toContain('ICC version 4.1, above the 2 PDF/A-1 allows');
+    // CMYK content under an sRGB intent would be uncalibrated: the intent is left as it is.
+    const cmyk = await withProfile(iccHeaderOnly('scnr', 'RGB '), 'cmyk');
+    expect((await applyDirect(cmyk, (doc) => preparePdfa(doc, { part: 2, conformance: 'b' }))).outcome.detail).not.toContain('replaced by sRGB');
+  });
+
+  it('adds sRGB to a PDF/A intent without a profile that declares a custom condition', async () => {
+    const bytes = await edit(await buildPdf({ pages: [{ font: 'embedded' }], outputIntent: 'pdfa-no-profile' }), (doc) => {
+      doc.catalog.lookup(PDFName.of('OutputIntents'), PDFArray).lookup(0, PDFDict).set(PDFName.of('OutputConditionIdentifier'), PDFString.of('Custom'));
+    });
+    const { outcome, path } = await applyDirect(bytes, (doc) => preparePdfa(doc, { part: 1, conformance: 'b' }));
+    expect(outcome.detail).toContain('output intent profile added (sRGB)');
+    expect(await failedRules(path, '1b')).toEqual([]);
+  });
+
+  it('makes output intents carrying copies of one profile share it, and drops an external profile reference beside an embedded one', async () => {
+    const bytes = await edit(await buildPdf({ pages: [{ font: 'embedded' }], outputIntent: 'pdfx-srgb' }), (doc) => {
+      const ctx = doc.context;
+      const intents = doc.catalog.lookup(PDFName.of('OutputIntents'), PDFArray);
+      const pdfx = intents.lookup(0, PDFDict);
+      const copy = ctx.flateStream(srgbOf(doc, pdfx), { N: 3 });
+      pdfx.set(PDFName.of('DestOutputProfileRef'), ctx.obj({ ProfileName: PDFString.of('sRGB') }));
+      intents.push(ctx.obj({ Type: 'OutputIntent', S: 'GTS_PDFA1', OutputConditionIdentifier: PDFString.of('sRGB IEC61966-2.1'), DestOutputProfile: ctx.register(copy) }));
+    });
+    expect(await failedRules(files.write(bytes, 'pdf'), '4')).toEqual(expect.arrayContaining(['pdfa.output-intent.single-profile', 'pdfa.output-intent.no-profile-ref']));
+    const { outcome, path } = await applyDirect(bytes, (doc) => preparePdfa(doc, { part: 4, conformance: '' }));
+    expect(outcome.detail).toContain('output intents made to share their one profile');
+    expect(outcome.detail).toContain('external profile reference (DestOutputProfileRef) removed');
+    const intents = readOutputIntents(await reopen(path));
+    expect(intents.map((i) => [i.subtype, i.hasProfileRef])).toEqual([['GTS_PDFX', false], ['GTS_PDFA1', false]]);
+    expect(intents[0]!.profileObjectNumber).toBe(intents[1]!.profileObjectNumber);
+    expect(await failedRules(path, '4')).toEqual([]);
+  });
+
+  it('leaves a signed file alone: rewriting it would invalidate the signature', async () => {
+    const bytes = await edit(await buildPdf(structural()), (doc) => {
+      const ctx = doc.context;
+      const sig = ctx.register(ctx.obj({ Type: 'Sig', Filter: 'Adobe.PPKLite', SubFilter: 'adbe.pkcs7.detached', ByteRange: [0, 100, 200, 300], Contents: PDFHexString.of('00'.repeat(64)) }));
+      const field = ctx.register(ctx.obj({ FT: 'Sig', T: PDFString.of('Signature1'), V: sig, Subtype: 'Widget', Type: 'Annot', Rect: [0, 0, 0, 0], F: 4 }));
+      doc.catalog.set(PDFName.of('AcroForm'), ctx.obj({ Fields: [field], SigFlags: 3 }));
+    });
+    const { outcome } = await applyDirect(bytes, (doc) => preparePdfa(doc, { part: 2, conformance: 'b' }));
+    expect(outcome).toMatchObject({ count: 0, skipReason: expect.stringMatching(/digitally signed \(1 signed signature field\).*invalidate the signature.*Remove the signature/) });
+    const { result } = await runFixes(bytes, ['pdfa.prepare'], prepare(2));
+    expect(result).toMatchObject({ changed: false, skipped: [{ fixId: 'pdfa.prepare', reason: expect.stringContaining('digitally signed') }] });
+    // An empty signature field (nothing signed yet) does not stop it.
+    const unsigned = await edit(await buildPdf(structural()), (doc) => {
+      const ctx = doc.context;
+      doc.catalog.set(PDFName.of('AcroForm'), ctx.obj({ Fields: [ctx.register(ctx.obj({ FT: 'Sig', T: PDFString.of('Signature1') }))] }));
+    });
+    expect((await applyDirect(unsigned, (doc) => preparePdfa(doc, { part: 2, conformance: 'b' }))).outcome.count).toBeGreaterThan(0);
+  });
+
+  it('writes a linearized file whole, and drops a catalog Version the part does not allow', async () => {
+    const bytes = await edit(await buildPdf({ pages: [{ font: 'embedded' }] }), (doc) => {
+      doc.context.register(doc.context.obj({ Linearized: 1, L: 1000, H: [0, 0], O: 1, E: 0, N: 1, T: 0 }));
+      doc.catalog.set(PDFName.of('Version'), PDFName.of('2.0'));
+    });
+    const { outcome, path } = await applyDirect(bytes, (doc) => preparePdfa(doc, { part: 2, conformance: 'b' }));
+    expect(outcome.detail).toContain('linearization dropped');
+    expect(outcome.detail).toContain('catalog Version removed');
+    const doc = await reopen(path);
+    expect(doc.context.enumerateIndirectObjects().some(([, o]) => o instanceof PDFDict && o.has(PDFName.of('Linearized')))).toBe(false);
+    expect(doc.catalog.has(PDFName.of('Version'))).toBe(false);
+    expect(await failedRules(path, '2b')).toEqual([]);
+  });
+
+  it('rewrites an XMP packet PDF/A rejects for its form alone: UTF-16, or a header with bytes or encoding', async () => {
+    const prepared = (await applyDirect(await buildPdf({ pages: [{ font: 'embedded' }] }), (doc) => preparePdfa(doc, { part: 2, conformance: 'b', now: () => FIXED_NOW }))).bytes;
+    const reencode = (to: (xml: string) => Uint8Array) =>
+      edit(prepared, (doc) => {
+        const ref = doc.catalog.get(PDFName.of('Metadata')) as PDFRef;
+        doc.context.assign(ref, doc.context.stream(to(xmpText(doc)), { Type: 'Metadata', Subtype: 'XML' }));
+      });
+    const utf16 = await reencode((xml) => new Uint8Array([0xfe, 0xff, ...Buffer.from(xml, 'utf16le').swap16()]));
+    const withBytes = await reencode((xml) => new TextEncoder().encode(xml.replace('<?xpacket begin', '<?xpacket bytes="4096" begin')));
+    for (const [bytes, why, rule] of [[utf16, 'it was not UTF-8', 'pdfa.metadata.utf8'], [withBytes, 'its header had bytes or encoding attributes', 'pdfa.metadata.packet-header']] as const) {
+      expect(await failedRules(files.write(bytes, 'pdf'), '2b')).toEqual([rule]);
+      const { outcome, path } = await applyDirect(bytes, (doc) => preparePdfa(doc, { part: 2, conformance: 'b', now: () => FIXED_NOW }));
+      expect(outcome.detail).toContain(`XMP packet rewritten (${why})`);
+      expect(await failedRules(path, '2b')).toEqual([]);
+      expect(readXmp(await reopen(path)).pdfa).toMatchObject({ part: { value: '2' } });
+    }
   });
 
   it('changes nothing on a second run and reports a compliant file skipped', async () => {
@@ -114,9 +221,14 @@ describe('pdfa.prepare', () => {
     expect(second.result).toMatchObject({ changed: false, applied: [], skipped: [{ fixId: 'pdfa.prepare' }] });
   });
 
-  it('refuses levels it does not prepare, without touching the file', async () => {
-    const { outcome } = await applyDirect(await buildPdf({ pages: 1 }), (doc) => preparePdfa(doc, { part: 4, conformance: 'b' }));
-    expect(outcome).toMatchObject({ count: 0, skipReason: expect.stringMatching(/PDF\/A-4b is not a level/) });
+  it('refuses levels a part does not have, without touching the file', async () => {
+    for (const [part, conformance, hint] of [[4, 'b', 'PDF/A-4 has the levels "" (none), e, f.'], [1, 'u', 'PDF/A-1 has the levels a, b.'], [5, 'b', '']] as const) {
+      const bytes = await buildPdf({ pages: 1 });
+      const { outcome, bytes: after } = await applyDirect(bytes, (doc) => preparePdfa(doc, { part, conformance }));
+      expect(outcome).toMatchObject({ count: 0, skipReason: expect.stringContaining(`PDF/A-${part}${conformance.toUpperCase()} is not a level this fix prepares`) });
+      expect(outcome.skipReason).toContain(hint);
+      expect(xmpText(await PDFDocument.load(after))).toBe('');
+    }
   });
 
   it('keeps the page content: same rendering without annotations, text still extractable', async () => {

@@ -35,7 +35,7 @@ export const INTERACTIVE_FIXES: FixInfo[] = [
     id: 'attachments.remove',
     name: 'Remove embedded files',
     description:
-      'Removes embedded files: the document attachment list, file attachment annotations (their icon goes with them) and associated files (AF) of the document, pages and other objects. Page content is not changed.',
+      'Removes embedded files: the document attachment list, file attachment annotations and associated files (AF) of the document, pages and other objects. A file attachment icon that prints is drawn into the page first, so the page prints as before; icons that only show on screen go with their annotation.',
     resolves: ['document.embedded-files'],
     appearance: 'none',
   }),

@@ -6,20 +6,24 @@
  * /Collection goes with its files, and a PageMode opening the attachments
  * panel falls back to the default.
  *
- * Page content is not touched. The one visible change: a FileAttachment
- * annotation's icon, which readers show (and print, with its Print flag) from
- * the annotation's appearance, disappears with the annotation — attachments
- * live only in those annotations, so the icon cannot stay without them.
+ * The page prints as before: a FileAttachment annotation whose icon prints
+ * (its Print flag set, an appearance to draw) has that appearance drawn into
+ * the page, as annotations.flatten would, before the annotation goes — the
+ * attachment lives only in the annotation, so the annotation itself cannot
+ * stay. Icons that do not print disappear from the screen with it. An icon
+ * that cannot be placed (no usable appearance, NoRotate on a rotated page)
+ * goes with its annotation, and the detail counts it.
  *
  * Left alone: file specifications inside actions (GoToE, Launch, RichMedia) —
  * actions.remove and the reader's own policy handle those.
  */
 import { PDFArray, PDFDict, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import { nameTreeLeaves } from '../../core/actions';
+import { readPageBoxes } from '../../core/page-boxes';
 import { getDict, getName, name, resolve, resolvedItems } from '../../core/pdf-objects';
 import type { FixOutcome } from '../fix';
 import { dropStructReferences, removeFromPage } from './annotation-removal';
-import { pageAnnotations } from './appearance-placement';
+import { flagsOf, NO_ROTATE, normalAppearance, PageDrawer, pageAnnotations, placement, printState } from './appearance-placement';
 
 export function removeAttachments(doc: PDFDocument): FixOutcome {
   const context = doc.context;
@@ -27,6 +31,8 @@ export function removeAttachments(doc: PDFDocument): FixOutcome {
   const specs = new Set<PDFObject>();
   const pages = new Set<number>();
   let annotations = 0;
+  let iconsKept = 0;
+  let iconsLost = 0;
 
   // The EmbeddedFiles name tree: its file specifications are counted, then the tree goes.
   const names = getDict(catalog, 'Names');
@@ -50,13 +56,24 @@ export function removeAttachments(doc: PDFDocument): FixOutcome {
   doc.getPages().forEach((p, i) => {
     const removed = new Set<PDFDict>();
     const annots = pageAnnotations(context, p.node);
+    const drawer = new PageDrawer(doc, p.node);
+    const rotated = readPageBoxes(context, p.node).rotation !== 0;
     for (const annot of annots) {
       if (getName(annot, 'Subtype') !== 'FileAttachment') continue;
       removed.add(annot);
       annotations++;
       const fs = resolve(context, annot.get(name('FS')));
       if (fs !== undefined) specs.add(fs);
+      if (printState(annot) === 'never') continue;
+      const ap = normalAppearance(context, annot);
+      if (ap.kind === 'empty') continue;
+      const at = ap.kind === 'stream' && !(rotated && flagsOf(annot) & NO_ROTATE) ? placement(context, annot, ap.stream) : null;
+      if (ap.kind === 'stream' && at) {
+        drawer.draw(ap.stream, ap.ref, at, annot.get(name('OC')));
+        iconsKept++;
+      } else iconsLost++;
     }
+    if (drawer.commit()) pages.add(i + 1);
     for (const annot of annots) {
       const parent = resolve(context, annot.get(name('Parent')));
       if (getName(annot, 'Subtype') === 'Popup' && parent instanceof PDFDict && removed.has(parent)) removed.add(annot);
@@ -90,7 +107,11 @@ export function removeAttachments(doc: PDFDocument): FixOutcome {
   if (!changed) return { count: 0, pages: [], detail: 'no attached files' };
   if (catalog.has(name('Collection'))) catalog.delete(name('Collection'));
   if (getName(catalog, 'PageMode') === 'UseAttachments') catalog.delete(name('PageMode'));
-  const detail = `${specs.size} attached file(s) removed (${annotations} file attachment annotation(s), ${afArrays} associated-files entr${afArrays === 1 ? 'y' : 'ies'})`;
+  const icons = [
+    iconsKept > 0 && `${iconsKept} printing icon(s) drawn into the page`,
+    iconsLost > 0 && `${iconsLost} printing icon(s) without a usable appearance removed with their annotation`,
+  ].filter((t): t is string => typeof t === 'string');
+  const detail = `${specs.size} attached file(s) removed (${annotations} file attachment annotation(s), ${afArrays} associated-files entr${afArrays === 1 ? 'y' : 'ies'})${icons.length ? `; ${icons.join('; ')}` : ''}`;
   // Something changed even when no file specification could be read (an empty tree, an annotation without /FS).
   return { count: Math.max(1, specs.size), pages: [...pages].sort((a, b) => a - b), detail };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PDFDict, PDFName, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import { listEmbeddedFiles } from '../../../../../lambdas/engine/core/embedded-files';
 import { tempFiles } from '../../temp-files';
-import { addAnnotation, annotationSubtypes, basePdf, differingShare, pageTexts, preflightChecks, previewPixels, runFix } from './fixtures';
+import { addAnnotation, annotationSubtypes, appearance, basePdf, BLUE_BOX, differingShare, pageContent, pageTexts, pixelAt, preflightChecks, previewPixels, PRINT, RED_BOX, renderPage, runFix } from './fixtures';
 
 const files = tempFiles('attachments-remove');
 
@@ -52,6 +52,23 @@ describe('attachments.remove', () => {
     expect(await pageTexts(after)).toEqual(['Body text of page 1', 'Body text of page 2']);
     expect(await preflightChecks(before, files.dir)).toContain('document.embedded-files');
     expect(await preflightChecks(after, files.dir)).not.toContain('document.embedded-files');
+  });
+
+  it('draws a printing attachment icon into the page, so the page prints as before; an icon that does not print goes', async () => {
+    const { doc, pages } = await basePdf(1);
+    // Printing paperclip (red) at 100–200 × 300–350; a screen-only one (blue, no Print flag) at 100–200 × 200–250.
+    addAnnotation(doc, pages[0]!, { Subtype: 'FileAttachment', Rect: [100, 300, 200, 350], F: PRINT, FS: fileSpec(doc, 'p.txt'), AP: { N: appearance(doc, RED_BOX) } });
+    addAnnotation(doc, pages[0]!, { Subtype: 'FileAttachment', Rect: [100, 200, 200, 250], F: 0, FS: fileSpec(doc, 's.txt'), AP: { N: appearance(doc, BLUE_BOX) } });
+    const { outcome, doc: out, before, after } = await runFix('attachments.remove', doc);
+    expect(outcome.detail).toMatch(/2 file attachment annotation\(s\).*; 1 printing icon\(s\) drawn into the page$/);
+    expect(annotationSubtypes(out)).toEqual([[]]);
+    expect(listEmbeddedFiles(out)).toEqual([]);
+    expect(pageContent(out)).toMatch(/Do Q/);
+    const [printedBefore, printedAfter] = [await renderPage(before, 1, 'print'), await renderPage(after, 1, 'print')];
+    expect(pixelAt(printedAfter, 150, 325)).toEqual([255, 0, 0]);
+    expect(differingShare(printedBefore, printedAfter)).toBe(0);
+    // On screen the blue icon is gone with its attachment.
+    expect(pixelAt(await renderPage(after, 1, 'display'), 150, 225)).toEqual([255, 255, 255]);
   });
 
   it('is idempotent and skips a file without attachments', async () => {

@@ -7,6 +7,7 @@
  */
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { OrderContext } from '../../domain/model';
+import type { FileHeader } from '../core/file-header';
 
 export interface FixOutcome {
   count: number;
@@ -23,6 +24,12 @@ export interface FixContext {
   order: OrderContext | null;
   /** This fix's parameters with defaults applied (fix-catalogue: FixInfo.params). */
   params: Record<string, number | boolean | string>;
+  /**
+   * The header line as the file's bytes have it (pdf-lib keeps only the parsed
+   * version, and saving writes a fresh line): for fixes that judge the line
+   * itself, such as pdfa.prepare (a PDF/A-4 file's `%PDF-2.0   `); null when unknown.
+   */
+  header?: FileHeader | null;
 }
 
 export type Fix = (doc: PDFDocument, ctx: FixContext) => FixOutcome | Promise<FixOutcome>;

@@ -55,7 +55,7 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
     }
     const params = fixParams(info, input.fixParams?.[fixId]);
     if (info.params.length > 0) paramsApplied[fixId] = params;
-    const outcome = await fix(pdf.doc, { order: input.context, params });
+    const outcome = await fix(pdf.doc, { order: input.context, params, header: pdf.header });
     if (outcome.count > 0) applied.push({ fixId, count: outcome.count, pages: outcome.pages });
     else skipped.push({ fixId, reason: outcome.skipReason ?? 'Nothing to change: the file already meets what this fix ensures.' });
   }

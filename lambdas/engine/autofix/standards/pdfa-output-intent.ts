@@ -5,22 +5,26 @@
  * other intent that has a profile (they must all refer to one object).
  *
  * In order of preference: the intent the file has, made indirect if need be;
- * the file's own usable profile from another intent; the built-in sRGB
- * profile (srgb-profile.ts). sRGB is used only where it states what the file
- * already means: no intent at all, or a PDF/A intent that names sRGB, a
- * custom condition or none, and whose profile is missing or unusable — and
- * then only when the pages paint no uncalibrated CMYK (sRGB would make that
- * content fail, and a CMYK condition cannot be guessed). A file whose
- * declared condition is another colour space (Adobe RGB, a press condition)
- * keeps it, unusable profile and all: putting sRGB in its place would change
- * what the file's device colours mean. Validation then reports it.
+ * the file's own usable profile from another intent; a built-in RGB profile
+ * (rgb-profiles.ts) of the space the intent declares. A built-in profile is
+ * used only where it states what the file already means: no intent at all
+ * (sRGB), or a PDF/A intent whose profile is missing or unusable and whose
+ * condition names sRGB, Adobe RGB (1998) or Apple RGB — in its
+ * OutputConditionIdentifier, or, where that is empty or "Custom", in its
+ * OutputCondition or Info — or names nothing (sRGB, as for no intent) — and
+ * then only when the pages paint no uncalibrated CMYK (an RGB profile would
+ * make that content fail, and a CMYK condition cannot be guessed). A file
+ * whose declared condition is another colour space (a press condition, an RGB
+ * space we do not build) keeps it, unusable profile and all: another profile
+ * in its place would change what the file's device colours mean. Validation
+ * then reports it.
  */
 import { PDFDict, PDFStream, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import { scanContent } from '../../core/content-scan';
 import { createHash } from 'node:crypto';
 import { getText, name, streamBytes } from '../../core/pdf-objects';
 import { addOutputIntent, outputIntents, profileRef, type IntentEntry } from './document-parts';
-import { SRGB_CONDITION, srgbProfile } from './srgb-profile';
+import { RGB_SPACES, rgbProfile, SRGB, SRGB_CONDITION, type RgbSpace } from './rgb-profiles';
 
 /** Makes sure a GTS_PDFA1 output intent with a usable profile exists; says what it did (one entry per change). */
 export function ensureOutputIntent(doc: PDFDocument, part: number): string[] {
@@ -74,10 +78,11 @@ function ensurePdfaIntent(doc: PDFDocument, part: number): string | null {
 
   if (pdfa && pdfa.profile) {
     if (!usable(pdfa)) {
-      // Replaced only when this intent alone has a profile and sRGB is what it declares (see the header).
-      if (distinct.size !== 1 || !meansSrgb(pdfa) || paintsCmyk(doc)) return null;
-      pdfa.dict.set(name('DestOutputProfile'), srgbStream(doc));
-      return `output intent profile replaced by sRGB (the file's own was ${why(pdfa, part)})`;
+      // Replaced only when this intent alone has a profile and it declares a space we build (see the header).
+      const space = distinct.size === 1 ? declaredSpace(pdfa) : null;
+      if (!space || paintsCmyk(doc)) return null;
+      pdfa.dict.set(name('DestOutputProfile'), profileStream(doc, space));
+      return `output intent profile replaced by ${space.label} (the file's own was ${why(pdfa, part)})`;
     }
     if (pdfa.profileEntry instanceof PDFStream) {
       profileRef(doc, pdfa);
@@ -90,9 +95,10 @@ function ensurePdfaIntent(doc: PDFDocument, part: number): string | null {
       pdfa.dict.set(name('DestOutputProfile'), profileRef(doc, donor)!);
       return 'output intent profile added (the file\'s own)';
     }
-    if (withProfile.length === 0 && meansSrgb(pdfa) && !paintsCmyk(doc)) {
-      pdfa.dict.set(name('DestOutputProfile'), srgbStream(doc));
-      return 'output intent profile added (sRGB)';
+    const space = withProfile.length === 0 ? declaredSpace(pdfa) : null;
+    if (space && !paintsCmyk(doc)) {
+      pdfa.dict.set(name('DestOutputProfile'), profileStream(doc, space));
+      return `output intent profile added (${space.label})`;
     }
     return null;
   }
@@ -116,23 +122,30 @@ function ensurePdfaIntent(doc: PDFDocument, part: number): string | null {
       OutputConditionIdentifier: PDFString.of(SRGB_CONDITION),
       RegistryName: PDFString.of('http://www.color.org'),
       Info: PDFString.of(SRGB_CONDITION),
-      DestOutputProfile: srgbStream(doc),
+      DestOutputProfile: profileStream(doc, SRGB),
     }),
   );
   return 'PDF/A output intent added (sRGB)';
 }
 
 /**
- * The intent declares sRGB, or leaves the condition to its profile: an
- * identifier that is empty, "Custom" (ISO 15930's word for "see the profile")
- * or names sRGB, and a profile, when readable, of the RGB colour space.
+ * The RGB space the intent declares, when we build its profile: the space its
+ * OutputConditionIdentifier names; where that is empty or "Custom" (ISO
+ * 15930's word for "see the profile"), the space its OutputCondition or Info
+ * names, else sRGB (nothing is declared, and sRGB is what an RGB file without
+ * a condition means). An identifier naming anything else (a press condition,
+ * another RGB space) is a declaration we cannot honour: null. So is a
+ * readable profile header of another device space (CMYK, Gray), which says
+ * what was meant; one of no device space (Lab, garbage) says nothing.
  */
-function meansSrgb(intent: IntentEntry): boolean {
-  const id = (getText(intent.dict, 'OutputConditionIdentifier') ?? '').trim();
-  const named = id === '' || /^custom$/i.test(id) || /\bsrgb\b/i.test(id);
-  // A readable header of another device space (CMYK, Gray) says what was meant; one of no device space (Lab, garbage) says nothing.
+function declaredSpace(intent: IntentEntry): RgbSpace | null {
   const space = intent.header?.colourSpace;
-  return named && (space === undefined || space === 'RGB ' || !['CMYK', 'GRAY'].includes(space));
+  if (space === 'CMYK' || space === 'GRAY') return null;
+  const text = (key: string) => (getText(intent.dict, key) ?? '').trim();
+  const named = (t: string) => RGB_SPACES.find((s) => s.names.test(t)) ?? null;
+  const id = text('OutputConditionIdentifier');
+  if (id !== '' && !/^custom$/i.test(id)) return named(id);
+  return named(text('OutputCondition')) ?? named(text('Info')) ?? SRGB;
 }
 
 /** The pages paint DeviceCMYK that no DefaultCMYK replaces (an sRGB intent would leave it uncalibrated). */
@@ -156,6 +169,6 @@ function dictOf(doc: PDFDocument, entries: Record<string, unknown>): PDFDict {
   return doc.context.obj(entries as never) as unknown as PDFDict;
 }
 
-function srgbStream(doc: PDFDocument) {
-  return doc.context.register(doc.context.flateStream(srgbProfile(), { N: 3 }));
+function profileStream(doc: PDFDocument, space: RgbSpace) {
+  return doc.context.register(doc.context.flateStream(rgbProfile(space), { N: 3 }));
 }

@@ -11,7 +11,11 @@
  *   outcome says to remove or re-sign it first;
  * - header: a version the part allows (%PDF-1.n for PDF/A-1, at most 1.7 for
  *   -2 and -3, %PDF-2.0 for -4), with the binary comment pdf-lib always writes
- *   after it; a catalog Version the part does not allow goes;
+ *   after it; a catalog Version the part does not allow goes. A header line
+ *   whose version is fine but whose form is not (text after the version, not
+ *   at byte 0, no binary comment) is seen only in the file's bytes, which
+ *   pdf-lib forgets: the caller passes the header as read from them, and the
+ *   file is then written afresh (see `header`);
  * - trailer ID; a linearized file is written whole (its first-page trailer,
  *   which must carry the ID, cannot be judged from the objects); encryption:
  *   the engine always saves decrypted;
@@ -44,6 +48,7 @@ import { NS } from '../../validate/metadata/schemas';
 import type { XmpPacket } from '../../validate/metadata/xmp-model';
 import { inheritedFieldType } from '../../validate/interactive/annotations';
 import { pdfaLevelName, pdfaLevelProblem } from '../../fix-catalogue/standards';
+import type { FileHeader } from '../../core/file-header';
 import type { FixOutcome } from '../fix';
 import { ensureAppearances } from './annotation-appearances';
 import { ensureTrailerId, headerVersion, outputIntents, setHeaderVersion } from './document-parts';
@@ -59,6 +64,13 @@ export interface PdfaPrepareOptions {
   /** The level letter ('a', 'b', 'u'; 'e', 'f' or '' for PDF/A-4), any case. */
   conformance: string;
   now?: () => Date;
+  /**
+   * The header as the file's bytes have it (core/file-header), when the caller
+   * has them. pdf-lib keeps only the version it parsed, so without this a
+   * header such as "%PDF-2.0   " (trailing spaces) looks right and, if
+   * nothing else changes, the file is not written again.
+   */
+  header?: FileHeader | null;
 }
 
 /** ISO 19005-4's year, its pdfaid:rev. */
@@ -97,6 +109,13 @@ export function preparePdfa(doc: PDFDocument, opts: PdfaPrepareOptions): FixOutc
     if (part === 4) setHeaderVersion(doc, 2, 0);
     else setHeaderVersion(doc, 1, part === 1 ? 4 : 7);
     note('header version');
+  } else {
+    const problem = opts.header ? headerLineProblem(opts.header, part) : null;
+    if (problem) {
+      // Saving writes the header line afresh: "%PDF-x.y", one end-of-line marker, then the binary comment.
+      setHeaderVersion(doc, major, minor);
+      note(`header line rewritten (${problem})`);
+    }
   }
   // The catalog's Version overrides the header's; one the part does not allow goes (PDF/A-4 6.1.12 checks it).
   const catalog = doc.catalog as PDFDict;
@@ -191,6 +210,20 @@ function linearization(doc: PDFDocument): boolean {
   for (const [ref, obj] of doc.context.enumerateIndirectObjects()) if (obj instanceof PDFDict && obj.has(name('Linearized'))) found.push(ref);
   for (const ref of found) doc.context.delete(ref);
   return found.length > 0;
+}
+
+/**
+ * What is wrong with a header line whose version the part allows, as PDF/A
+ * judges it (ISO 19005 6.1.2; the validator's pdfa.file.header and
+ * pdfa.file.binary-comment): it starts at byte 0, is "%PDF-n.m" with nothing
+ * after the version (PDF/A-1 asks only that it start so), and the next line is
+ * a comment of at least four bytes above 127. Null when all holds.
+ */
+function headerLineProblem(header: FileHeader, part: number): string | null {
+  if (header.offset !== 0) return `it started at byte ${header.offset}`;
+  if (part !== 1 && !/^%PDF-\d\.\d$/.test(header.line)) return `"${header.line.replace(/[^\x20-\x7e]/g, '?')}" had more than the version`;
+  if (!header.binaryComment) return 'no binary comment followed it';
+  return null;
 }
 
 /** The notes, each once, with a count where it repeats ("annotation flags set ×3"). */

@@ -205,3 +205,23 @@ export async function inkShare(path: string, rect: [number, number, number, numb
   }
   return all ? ink / all : 0;
 }
+
+/**
+ * The file with everything before its first object replaced by `head` (a
+ * header line and comment of our choosing), the cross-reference offsets and
+ * startxref moved to match. For a file pdf-lib wrote with a classic
+ * cross-reference table.
+ */
+export function withHead(bytes: Uint8Array, head: string): Uint8Array {
+  const text = Buffer.from(bytes).toString('latin1');
+  const first = /\d+ \d+ obj\b/.exec(text);
+  expect(first, 'an object').not.toBeNull();
+  const delta = head.length - first!.index;
+  const xref = text.lastIndexOf('\nxref\n');
+  const shift = (s: string) => String(Number(s) + delta).padStart(s.length, '0');
+  const tail = text
+    .slice(xref)
+    .replace(/^(\d{10}) (\d{5}) n/gm, (_, off: string, gen: string) => `${shift(off)} ${gen} n`)
+    .replace(/startxref\n(\d+)/, (_, off: string) => `startxref\n${Number(off) + delta}`);
+  return new Uint8Array(Buffer.from(head + text.slice(first!.index, xref) + tail, 'latin1'));
+}

@@ -3,7 +3,7 @@ import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, type PDFRawStream, 
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { preparePdfa } from '../../../../../lambdas/engine/autofix/standards/pdfa-prepare';
-import { srgbProfile } from '../../../../../lambdas/engine/autofix/standards/srgb-profile';
+import { srgbProfile } from '../../../../../lambdas/engine/autofix/standards/rgb-profiles';
 import { parseIccHeader, readOutputIntents } from '../../../../../lambdas/engine/core/output-intents';
 import { readXmp } from '../../../../../lambdas/engine/core/xmp';
 import { buildPdf, type PdfSpec } from '../../../../support/pdf-fixtures';
@@ -103,15 +103,15 @@ describe('pdfa.prepare', () => {
     expect((await through(swappedPath)).slice(0, 3)).toEqual([0, 0, 255]);
   });
 
-  it('keeps an output intent whose unusable profile declares another condition than sRGB, rather than changing what its colours mean', async () => {
+  it('keeps an output intent whose unusable profile declares a condition it has no profile for (eciRGB), rather than changing what its colours mean', async () => {
     const bytes = await edit(await buildPdf({ pages: [{ font: 'embedded' }], outputIntent: 'pdfa-srgb' }), (doc) => {
       const intent = doc.catalog.lookup(PDFName.of('OutputIntents'), PDFArray).lookup(0, PDFDict);
-      intent.set(PDFName.of('OutputConditionIdentifier'), PDFString.of('Adobe RGB (1998)'));
+      intent.set(PDFName.of('OutputConditionIdentifier'), PDFString.of('eciRGB v2'));
       const profile = doc.context.lookup(intent.get(PDFName.of('DestOutputProfile')) as PDFRef) as PDFStream;
       profile.dict.set(PDFName.of('Filter'), PDFName.of('Bogus')); // unreadable
     });
     const { outPath } = await runFixes(bytes, ['pdfa.prepare'], prepare(2));
-    expect(readOutputIntents(await reopen(outPath))).toMatchObject([{ outputConditionIdentifier: 'Adobe RGB (1998)', profile: null }]);
+    expect(readOutputIntents(await reopen(outPath))).toMatchObject([{ outputConditionIdentifier: 'eciRGB v2', profile: null }]);
     expect(await failedRules(outPath, '2b')).toContain('pdfa.output-intent.profile');
   });
 

@@ -18,11 +18,12 @@
  * Content, patterns and annotations follow through page-transform.ts; every
  * box is scaled with them and the new MediaBox starts at 0 0.
  */
-import type { PDFDocument } from '@cantoo/pdf-lib';
+import type { PDFDict, PDFDocument } from '@cantoo/pdf-lib';
 import type { OrderContext } from '../../../domain/model';
 import { union } from '../../core/interpret/matrix';
 import { MM_PER_PT, readPageBoxes, sameRect, setBox, type Rect } from '../../core/page-boxes';
 import type { FixOutcome } from '../fix';
+import { transformDestinations } from './destinations';
 import { transformPage, transformRect, type AppearanceLedger, type Matrix } from './page-transform';
 
 export interface ScaleToTrimParams {
@@ -39,6 +40,7 @@ export function scaleToTrim(doc: PDFDocument, order: OrderContext | null, params
   const maxFactor = Math.max(1, params.maxScalePercent / 100);
   const context = doc.context;
   const ledger: AppearanceLedger = new Map();
+  const moved = new Map<PDFDict, Matrix>();
   const pages: number[] = [];
   const refused: string[] = [];
   const unreadable: number[] = [];
@@ -67,6 +69,7 @@ export function scaleToTrim(doc: PDFDocument, order: OrderContext | null, params
       unreadable.push(i + 1);
       return;
     }
+    moved.set(node, m);
     const scaled = transformRect(m, finished);
     const cx = (scaled[0] + scaled[2]) / 2;
     const cy = (scaled[1] + scaled[3]) / 2;
@@ -82,7 +85,8 @@ export function scaleToTrim(doc: PDFDocument, order: OrderContext | null, params
     pages.push(i + 1);
   });
 
-  const outcome: FixOutcome = { count: pages.length, pages, detail };
+  const links = transformDestinations(doc, moved);
+  const outcome: FixOutcome = { count: pages.length, pages, detail: links ? `${detail} (${links} destination(s) moved with them)` : detail };
   const notes = [
     ...(refused.length ? [`${refused.join(', ')}, beyond the ${params.maxScalePercent}% allowed (maxScalePercent)`] : []),
     ...(unreadable.length ? [`the content of page ${unreadable.join(', ')} could not be decoded`] : []),

@@ -21,6 +21,7 @@ import { PDFDict, PDFName, PDFNumber, type PDFDocument } from '@cantoo/pdf-lib';
 import { inheritedAttribute, readPageBoxes, setBox, type BoxName } from '../../core/page-boxes';
 import { name, resolve } from '../../core/pdf-objects';
 import type { FixOutcome } from '../fix';
+import { transformDestinations } from './destinations';
 import { transformPage, transformRect, turnMatrix, type AppearanceLedger, type Matrix } from './page-transform';
 
 const BOXES: BoxName[] = ['MediaBox', 'CropBox', 'BleedBox', 'TrimBox', 'ArtBox'];
@@ -30,6 +31,7 @@ export function unrotatePages(doc: PDFDocument): FixOutcome {
   const pages: number[] = [];
   const unreadable: number[] = [];
   const ledger: AppearanceLedger = new Map();
+  const moved = new Map<PDFDict, Matrix>();
 
   doc.getPages().forEach((page, i) => {
     const node = page.node;
@@ -49,6 +51,7 @@ export function unrotatePages(doc: PDFDocument): FixOutcome {
         unreadable.push(i + 1);
         return;
       }
+      moved.set(node, m);
       // The page's own entries override inherited MediaBox and CropBox, so turned copies go on the page.
       for (const key of BOXES) {
         const box = key === 'MediaBox' ? boxes.media : boxes.declared[key];
@@ -59,7 +62,8 @@ export function unrotatePages(doc: PDFDocument): FixOutcome {
     pages.push(i + 1);
   });
 
-  const outcome: FixOutcome = { count: pages.length, pages, detail: 'pages whose rotation was baked into their content, boxes and annotations' };
+  const links = transformDestinations(doc, moved);
+  const outcome: FixOutcome = { count: pages.length, pages, detail: `pages whose rotation was baked into their content, boxes and annotations${links ? ` (${links} destination(s) moved with them)` : ''}` };
   if (unreadable.length > 0) {
     const list = unreadable.join(', ');
     if (pages.length === 0) outcome.skipReason = `The content of page ${list} could not be decoded, so its rotation could not be baked in.`;

@@ -55,29 +55,28 @@ function install(proto: Graphics): void {
       const ops = data?.[0] as ArrayLike<number> | undefined;
       // Raw path data only (pdfjs turns it into a Path2D on first use); no bounds means an empty path.
       if (!minMax || !ops || typeof ops !== 'object' || typeof ops.length !== 'number') return call(data);
+      const fill = op === OPS.fill || op === OPS.eoFill;
+      if (!fill && op !== OPS.stroke && op !== OPS.closeStroke) return call(data); // clips, fill-and-stroke: as drawn
       const m = this.ctx.getTransform();
-      if (op === OPS.fill || op === OPS.eoFill) {
+      if (fill) {
         const rect = adjustRectangleFill(ops, m);
         return call(rect ? [rect, ...data.slice(1)] : data);
       }
-      if (op === OPS.stroke || op === OPS.closeStroke) {
-        const stroke = adjustStroke(ops, m, this.current.lineWidth);
-        if (!stroke) return call(data);
-        const saved = this.current.lineWidth;
-        // pdfjs caches the stroke scale derived from the line width.
-        const resetScale = () => {
-          if (this._cachedScaleForStroking) this._cachedScaleForStroking[0] = -1;
-        };
-        this.current.lineWidth = stroke.lineWidth;
+      const stroke = adjustStroke(ops, m, this.current.lineWidth);
+      if (!stroke) return call(data);
+      const saved = this.current.lineWidth;
+      // pdfjs caches the stroke scale derived from the line width.
+      const resetScale = () => {
+        if (this._cachedScaleForStroking) this._cachedScaleForStroking[0] = -1;
+      };
+      this.current.lineWidth = stroke.lineWidth;
+      resetScale();
+      try {
+        return call([stroke.ops, ...data.slice(1)]);
+      } finally {
+        this.current.lineWidth = saved;
         resetScale();
-        try {
-          return call([stroke.ops, ...data.slice(1)]);
-        } finally {
-          this.current.lineWidth = saved;
-          resetScale();
-        }
       }
-      return call(data);
     } as Method,
   );
 }

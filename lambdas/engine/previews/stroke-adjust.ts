@@ -89,12 +89,13 @@ export function adjustRectangleFill(ops: ArrayLike<number>, m: Matrix): number[]
     const [x1, y1] = pts[(i + 1) % 4]!;
     if (Math.abs(x0 - x1) > EPS && Math.abs(y0 - y1) > EPS) return null;
   }
-  const xs = pts.map((p) => p[0]);
-  const ys = pts.map((p) => p[1]);
-  const [left, right] = roundedSpan(Math.min(...xs), Math.max(...xs));
-  const [top, bottom] = roundedSpan(Math.min(...ys), Math.max(...ys));
-  const snapX = (x: number) => (x - Math.min(...xs) < Math.max(...xs) - x ? left : right);
-  const snapY = (y: number) => (y - Math.min(...ys) < Math.max(...ys) - y ? top : bottom);
+  const [minX, maxX] = [Math.min(...pts.map((p) => p[0])), Math.max(...pts.map((p) => p[0]))];
+  const [minY, maxY] = [Math.min(...pts.map((p) => p[1])), Math.max(...pts.map((p) => p[1]))];
+  const [left, right] = roundedSpan(minX, maxX);
+  const [top, bottom] = roundedSpan(minY, maxY);
+  // Each corner goes to the rounded edge it lies on.
+  const snapX = (x: number) => (x - minX < maxX - x ? left : right);
+  const snapY = (y: number) => (y - minY < maxY - y ? top : bottom);
   const adjusted = pts.map(([x, y]) => apply(inverse, [snapX(x), snapY(y)]));
   return encode([{ points: adjusted, closed: true }]);
 }

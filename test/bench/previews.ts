@@ -20,11 +20,14 @@
  * only), --runs N (timed runs per side in the speed part, default 2),
  * --timeout S (per file and side in the agreement part, default 130: a page's
  * production limit of 120 s plus opening), --results FILE (every file's
- * agreement result as JSON, to look into the figures).
+ * agreement result as JSON, to look into the figures), --references (also
+ * measure MuPDF and Ghostscript against pdftoppm on the same pages, for
+ * scale; support/previews-reference-renderers.ts).
  */
 import '../../lambdas/platform/polyfills';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CORPUS, runAgreement } from './support/previews-agreement';
+import { availableReferences } from './support/previews-reference-renderers';
 import { runSpeed } from './support/previews-speed';
 import { toolsAvailable } from './support/run-tool';
 
@@ -36,6 +39,7 @@ const { values } = parseArgs({
     // The production limit of one page is 120 s (render-pool.ts); opening comes on top.
     timeout: { type: 'string', default: '130' },
     results: { type: 'string' },
+    references: { type: 'boolean', default: false },
   },
 });
 const positive = (name: string, v: string | undefined): number | null => {
@@ -53,7 +57,17 @@ if (!withPoppler) console.log('pdftoppm not found (apt-get install poppler-utils
 
 const started = performance.now();
 if (values.part !== 'speed') {
-  await runAgreement({ corpus: DEFAULT_CORPUS, limit: positive('limit', values.limit), concurrency: 2, timeoutMs: positive('timeout', values.timeout)! * 1000, withPoppler, resultsFile: values.results ?? null });
+  const references = values.references ? availableReferences() : [];
+  if (values.references && references.length === 0) console.log('--references: neither mutool nor gs found (apt-get install mupdf-tools ghostscript); no figures for scale.');
+  await runAgreement({
+    corpus: DEFAULT_CORPUS,
+    limit: positive('limit', values.limit),
+    concurrency: 2,
+    timeoutMs: positive('timeout', values.timeout)! * 1000,
+    withPoppler,
+    resultsFile: values.results ?? null,
+    references,
+  });
 }
 if (values.part !== 'agreement') {
   await runSpeed({ pages: 50, runs: positive('runs', values.runs)!, dpis: [72, 150], withPoppler });

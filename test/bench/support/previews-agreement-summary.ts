@@ -41,6 +41,8 @@ export interface AgreementFileResult {
   poppler: 'ok' | 'failed' | 'timeout';
   /** Present when both sides rendered and the images could be compared. */
   comparison?: PageComparison;
+  /** With --references: other renderers' RMSE against the same poppler image (previews-reference-renderers.ts). */
+  references?: Partial<Record<'MuPDF' | 'Ghostscript', number>>;
 }
 
 export interface AgreementSummary {

@@ -17,6 +17,7 @@ import { forEachConcurrently } from './concurrency';
 import { summarizeAgreement, verdict, type AgreementFileResult, type OurStatus } from './previews-agreement-summary';
 import { comparePageImages } from './previews-image-compare';
 import { RenderChild, type RenderOutcome } from './previews-render-pool';
+import { referenceRmse, referenceSummary, type ReferenceName } from './previews-reference-renderers';
 import { runTool } from './run-tool';
 
 export const DEFAULT_CORPUS = path.resolve(import.meta.dirname, '../../../../shared/corpus/realworld/pdfjs');
@@ -33,6 +34,8 @@ export interface AgreementOptions {
   withPoppler: boolean;
   /** Where to write every file's result as JSON (for looking into the figures), or nowhere. */
   resultsFile?: string | null;
+  /** Also measure MuPDF and Ghostscript against pdftoppm, for scale (those installed). */
+  references?: readonly ReferenceName[];
 }
 
 export const RENDERED_SHARE_TARGET = 0.99;
@@ -88,6 +91,7 @@ async function runFile(lane: RenderChild, file: string, dir: string, o: Agreemen
         Object.assign(result, { ours: 'error', reason: `our image could not be decoded: ${(e as Error).message}` });
       }
     }
+    if (poppler?.status === 'ok' && o.references?.length) result.references = await referenceRmse(file, dir, poppler.png, o.timeoutMs, o.references);
     return result;
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -130,6 +134,11 @@ function printAgreement(results: AgreementFileResult[], o: AgreementOptions, wal
   } else {
     console.log(`  not comparable (pdftoppm failed or timed out on page 1): ${s.popplerFailed}; compared: ${s.compared}, of which ${s.sizeDifferent} with a page size differing by more than 2 px (compared after resizing)`);
     console.log(`  RMSE against pdftoppm (0–1): mean ${s.meanRmse.toFixed(4)}, median ${s.medianRmse.toFixed(4)}`);
+    const refs = o.references?.length ? referenceSummary(results, o.references) : null;
+    if (refs) {
+      const others = Object.entries(refs.references).map(([n, v]) => `${n} ${v.toFixed(4)}`).join(', ');
+      console.log(`  for scale, other renderers against pdftoppm on the ${refs.files} files all of them rendered: mean RMSE ${others}; ours ${refs.ours.toFixed(4)}`);
+    }
     console.log('  worst files:');
     for (const r of s.worst) {
       const c = r.comparison!;

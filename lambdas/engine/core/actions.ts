@@ -188,7 +188,7 @@ function fieldDicts(ctx: PDFContext, catalog: PDFDict): PDFDict[] {
 }
 
 /** Outline (bookmark) items, depth first. */
-function outlineItems(ctx: PDFContext, catalog: PDFDict): PDFDict[] {
+export function outlineItems(ctx: PDFContext, catalog: PDFDict): PDFDict[] {
   const out: PDFDict[] = [];
   const seen = new Set<PDFDict>();
   const visitSiblings = (first: PDFObject | undefined) => {

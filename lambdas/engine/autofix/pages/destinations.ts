@@ -7,8 +7,9 @@
  * a bookmark or link that pointed at a heading would otherwise land elsewhere
  * (or off the page). Every explicit destination of a moved page is rewritten
  * through M wherever the document keeps them: the catalog's /Dests, the /Dests
- * name tree, the outline items, link annotations, GoTo actions (with their
- * /Next chains) and the OpenAction.
+ * name tree, the outline items, link annotations, the OpenAction, and GoTo
+ * actions wherever core/actions.ts finds actions (Next chains and additional
+ * actions included).
  *
  * A coordinate given as null ("keep the current one") stays null. When M turns
  * the page a quarter, a lone coordinate would change axis: /FitH's top becomes
@@ -18,8 +19,8 @@
  * structure destinations are left alone.
  */
 import { PDFArray, PDFDict, PDFName, PDFNull, PDFNumber, type PDFContext, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
-import { nameTreeLeaves } from '../../core/actions';
-import { getDict, getName, name, resolve, resolvedItems } from '../../core/pdf-objects';
+import { inventoryActions, nameTreeLeaves, outlineItems } from '../../core/actions';
+import { getDict, name, resolve, resolvedItems } from '../../core/pdf-objects';
 import { transformPoint, type Matrix } from './page-transform';
 
 /** Rewrites the explicit destinations of the moved pages; returns how many changed. */
@@ -35,14 +36,6 @@ export function transformDestinations(doc: PDFDocument, moved: ReadonlyMap<PDFDi
     seen.add(dest);
     if (rewrite(ctx, dest, moved)) changed++;
   };
-  const visitAction = (raw: PDFObject | undefined, depth = 0) => {
-    const action = resolve(ctx, raw);
-    if (!(action instanceof PDFDict) || seen.has(action) || depth > 64) return;
-    seen.add(action);
-    if (getName(action, 'S') === 'GoTo') visitDest(action.get(name('D')));
-    const next = resolve(ctx, action.get(name('Next')));
-    for (const n of next instanceof PDFArray ? next.asArray() : [next]) if (n) visitAction(n, depth + 1);
-  };
 
   // Catalog /Dests (PDF 1.1) and the /Dests name tree.
   const oldDests = getDict(doc.catalog, 'Dests');
@@ -54,31 +47,15 @@ export function transformDestinations(doc: PDFDocument, moved: ReadonlyMap<PDFDi
       for (let i = 1; i < entries.length; i += 2) visitDest(entries[i]);
     }
   }
-  // Outline items, depth first, guarded against cycles.
-  const outlines = getDict(doc.catalog, 'Outlines');
-  const stack: PDFObject[] = outlines ? [outlines.get(name('First'))].filter((x): x is PDFObject => x !== undefined) : [];
-  while (stack.length > 0) {
-    const item = resolve(ctx, stack.pop());
-    if (!(item instanceof PDFDict) || seen.has(item)) continue;
-    seen.add(item);
-    visitDest(item.get(name('Dest')));
-    visitAction(item.get(name('A')));
-    for (const key of ['First', 'Next']) {
-      const n = item.get(name(key));
-      if (n) stack.push(n);
-    }
-  }
-  // Link annotations and actions of every page, and the document's opening view.
+  // /Dest of outline items and annotations, and an OpenAction that is a destination itself.
+  for (const item of outlineItems(ctx, doc.catalog)) visitDest(item.get(name('Dest')));
   for (const page of doc.getPages()) {
-    for (const annot of resolvedItems(ctx, page.node.get(name('Annots')))) {
-      if (!(annot instanceof PDFDict)) continue;
-      visitDest(annot.get(name('Dest')));
-      visitAction(annot.get(name('A')));
-    }
+    for (const annot of resolvedItems(ctx, page.node.get(name('Annots')))) if (annot instanceof PDFDict) visitDest(annot.get(name('Dest')));
   }
   const open = resolve(ctx, doc.catalog.get(name('OpenAction')));
   if (open instanceof PDFArray) visitDest(open);
-  else visitAction(open);
+  // GoTo actions wherever actions live (outlines, annotations, OpenAction, additional actions, Next chains).
+  for (const site of inventoryActions(doc).sites) if (site.type === 'GoTo') visitDest(site.action.get(name('D')));
   return changed;
 }
 

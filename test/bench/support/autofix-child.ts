@@ -17,10 +17,9 @@ import '../../../lambdas/platform/polyfills';
 import { rm, writeFile } from 'node:fs/promises';
 import { autofix } from '../../../lambdas/engine/autofix';
 import { removeFromPage } from '../../../lambdas/engine/autofix/interactive/annotation-removal';
-import { pageAnnotations } from '../../../lambdas/engine/autofix/interactive/appearance-placement';
+import { pageAnnotations, printState } from '../../../lambdas/engine/autofix/interactive/appearance-placement';
 import { findFix, paramProblem } from '../../../lambdas/engine/catalog';
 import { openPdfFile } from '../../../lambdas/engine/core/load-pdf';
-import { getNumber } from '../../../lambdas/engine/core/pdf-objects';
 import { preflight } from '../../../lambdas/engine/preflight';
 import { validate } from '../../../lambdas/engine/validate';
 import type { ValidateProfileCode } from '../../../step-definitions/catalogue';
@@ -103,13 +102,9 @@ async function appearanceOf(original: string, fixed: string): Promise<PageDiffer
   }
 }
 
-/** Annotation flags (ISO 32000-1 12.5.3): Hidden 2, Print 4. */
-const HIDDEN = 2;
-const PRINT = 4;
-
 /**
  * The file as it prints: the previews engine renders the screen view, which also shows annotations that never
- * print (Print flag clear, or Hidden). A copy without them is written to `copyPath` when there are any (else the
+ * print (Print flag clear, Hidden, or Invisible of a type the reader does not know). A copy without them is written to `copyPath` when there are any (else the
  * file itself is returned), so that taking out such an annotation is not judged a change to the printed page:
  * conformance/verapdf/PDF_A-4f/6.3 Annotations/6.3.2 …/6-3-2-t01-fail-a.pdf has a FileAttachment annotation without
  * /F (no flag set: it never prints, and preflight's annotations.in-trim rightly ignores it) whose paperclip icon
@@ -119,10 +114,8 @@ async function printedView(file: string, copyPath: string, copies: string[]): Pr
   const { doc } = await openPdfFile(file);
   let removed = 0;
   for (const page of doc.getPages()) {
-    const notPrinting = new Set(pageAnnotations(doc.context, page.node).filter((a) => {
-      const flags = getNumber(a, 'F') ?? 0;
-      return (flags & PRINT) === 0 || (flags & HIDDEN) !== 0;
-    }));
+    // Judged as the fixes judge it (appearance-placement.ts): no Print flag, Hidden, or Invisible of an unknown type.
+    const notPrinting = new Set(pageAnnotations(doc.context, page.node).filter((a) => printState(a) === 'never'));
     if (notPrinting.size > 0) removed += removeFromPage(doc.context, page.node, notPrinting);
   }
   if (removed === 0) return file;

@@ -77,7 +77,8 @@ const axisAligned = (m: Matrix) => (Math.abs(m.b) < EPS && Math.abs(m.c) < EPS) 
 
 /** The filled rectangle's path, its edges on pixel boundaries; null when the fill is not one rectangle. */
 export function adjustRectangleFill(ops: ArrayLike<number>, m: Matrix): number[] | null {
-  if (!axisAligned(m)) return null;
+  // At most five points and a close (3 × 5 + 1 numbers): every longer fill, most of a page's, is passed at once.
+  if (ops.length > 16 || !axisAligned(m)) return null;
   const inverse = invert(m);
   const paths = polylines(ops);
   if (!inverse || !paths || paths.length !== 1) return null;

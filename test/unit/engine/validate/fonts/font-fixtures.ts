@@ -58,3 +58,9 @@ export async function failures(profile: ValidateProfileCode, bytes: Uint8Array) 
   return r.profiles[0]!.failures;
 }
 export const ids = async (profile: ValidateProfileCode, bytes: Uint8Array) => (await failures(profile, bytes)).map((f) => f.ruleId);
+
+/** The failure of rule `id`, or undefined when it passed. */
+export const failure = async (profile: ValidateProfileCode, bytes: Uint8Array, id: string) => (await failures(profile, bytes)).find((f) => f.ruleId === id);
+
+/** Page content showing HI in font F1. */
+export const TEXT = 'BT /F1 24 Tf 72 700 Td (HI) Tj ET';

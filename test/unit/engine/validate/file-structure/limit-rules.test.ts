@@ -1,0 +1,77 @@
+/**
+ * Implementation limits (lambdas/engine/validate/file-structure/limit-rules.ts;
+ * PDF/A-1 6.1.12, PDF/A-2/3 6.1.13) on files written byte by byte.
+ */
+import { describe, expect, it } from 'vitest';
+import { FILE_STRUCTURE_RULES } from '../../../../../lambdas/engine/validate/file-structure/rules';
+import type { ValidationModel } from '../../../../../lambdas/engine/validate/model';
+import { standardProfile } from '../../../../../lambdas/engine/validate/profiles';
+import { failureOf, rawPdf, ruleIds } from './raw-pdf';
+
+describe('implementation limits (PDF/A-1 6.1.12, PDF/A-2/3 6.1.13)', () => {
+  it('a non-zero real closer to zero than ±1.175e-38 fails PDF/A-2; zero and small normal reals pass', async () => {
+    const tiny = `0.${'0'.repeat(40)}1`;
+    const f = await failureOf(rawPdf({ header: '%PDF-1.7', page: `/Foo ${tiny}` }), '2b', 'pdfa.limits.real-tiny');
+    expect(f).toMatchObject({ clause: '6.1.13', examples: [{ objectNumber: 3, context: tiny }] });
+    expect(await ruleIds(rawPdf({ header: '%PDF-1.7', page: '/Foo [0.0 -0.000001 0.00000000000000000000000000000000000002]' }), '2b')).not.toContain('pdfa.limits.real-tiny');
+    expect(await ruleIds(rawPdf({ header: '%PDF-1.7', page: `/Foo ${tiny}` }), '3b')).toContain('pdfa.limits.real-tiny');
+  });
+
+  it('strings may hold 32767 bytes from PDF/A-2 and 65535 bytes in PDF/A-1', async () => {
+    const string = (n: number) => rawPdf({ header: '%PDF-1.7', page: `/Foo (${'A'.repeat(n)})` });
+    const f = await failureOf(string(32768), '2b', 'pdfa.limits.string');
+    expect(f).toMatchObject({ clause: '6.1.13', examples: [{ objectNumber: 3 }] });
+    expect(await ruleIds(string(32767), '2b')).not.toContain('pdfa.limits.string');
+    expect(await ruleIds(string(40000), '1b')).not.toContain('pdfa.limits.string');
+    expect(await failureOf(string(65536), '1b', 'pdfa.limits.string')).toMatchObject({ clause: '6.1.12' });
+    // A hexadecimal string counts its bytes, two digits each.
+    const hex = rawPdf({ header: '%PDF-1.7', page: `/Foo <${'41'.repeat(32768)}>` });
+    expect(await ruleIds(hex, '2b')).toContain('pdfa.limits.string');
+  });
+
+  it('PDF/A-1: an array shall not hold more than 8191 elements', async () => {
+    const array = (n: number) => rawPdf({ page: `/Foo [${'0 '.repeat(n)}]` });
+    const f = await failureOf(array(8192), '1b', 'pdfa.limits.array');
+    expect(f).toMatchObject({ clause: '6.1.12', examples: [{ objectNumber: 3 }] });
+    expect(await ruleIds(array(8191), '1b')).not.toContain('pdfa.limits.array');
+    expect(await ruleIds(array(8192), '2b')).not.toContain('pdfa.limits.array');
+  });
+
+  it('PDF/A-1: a dictionary shall not hold more than 4095 entries', async () => {
+    const dict = (n: number) => rawPdf({ page: `/Foo << ${Array.from({ length: n }, (_, i) => `/K${i} 0`).join(' ')} >>` });
+    const f = await failureOf(dict(4096), '1b', 'pdfa.limits.dictionary');
+    expect(f).toMatchObject({ clause: '6.1.12', examples: [{ objectNumber: 3 }] });
+    expect(await ruleIds(dict(4095), '1b')).not.toContain('pdfa.limits.dictionary');
+  });
+
+  it('PDF/A-2: every page boundary shall be between 3 and 14 400 units in each direction', async () => {
+    const narrow = await failureOf(rawPdf({ header: '%PDF-1.7', mediaBox: '[0 0 2 792]' }), '2b', 'pdfa.limits.page-boundaries');
+    expect(narrow).toMatchObject({ clause: '6.1.13', examples: [{ page: 1, context: 'MediaBox 2 × 792' }] });
+    const wide = await failureOf(rawPdf({ header: '%PDF-1.7', page: '/CropBox [0 0 14401 792]' }), '3b', 'pdfa.limits.page-boundaries');
+    expect(wide).toMatchObject({ clause: '6.1.13', examples: [{ page: 1, context: 'CropBox 14401 × 792' }] });
+    expect(await ruleIds(rawPdf({ header: '%PDF-1.7', mediaBox: '[0 0 3 14400]', page: '/TrimBox [0 0 3 3]' }), '2b')).not.toContain('pdfa.limits.page-boundaries');
+    // An inherited MediaBox is judged as well.
+    const inherited = rawPdf({ header: '%PDF-1.7', mediaBox: '[0 0 612 792]', objects: { 2: '<< /Type /Pages /Kids [3 0 R] /Count 1 /MediaBox [0 0 20000 792] >>', 3: '<< /Type /Page /Parent 2 0 R /Contents 4 0 R /Resources << >> >>' } });
+    expect(await ruleIds(inherited, '2b')).toContain('pdfa.limits.page-boundaries');
+  });
+
+  it('a file shall not hold more than 8,388,607 indirect objects', () => {
+    // Writing that many objects would take hundreds of megabytes: the rule is
+    // exercised on a model whose parser reports the count.
+    const rule = FILE_STRUCTURE_RULES.find((r) => r.id === 'pdfa.limits.indirect-objects')!;
+    expect(rule.clauses).toEqual({ 1: '6.1.12', 2: '6.1.13', 3: '6.1.13' });
+    const model = (count: number) => {
+      const memo = new Map<symbol, unknown>();
+      return {
+        memo: (key: symbol, compute: () => unknown) => (memo.has(key) ? memo.get(key) : (memo.set(key, compute()), memo.get(key))),
+        context: { enumerateIndirectObjects: () => ({ length: count }) },
+      } as unknown as ValidationModel;
+    };
+    expect(rule.test(model(8_388_608), standardProfile('2b'))).toEqual({ checked: 1, failures: [{ context: '8388608 indirect objects' }] });
+    expect(rule.test(model(8_388_607), standardProfile('1b')).failures).toEqual([]);
+  });
+
+  it('a small real file passes the indirect object limit', async () => {
+    expect(await ruleIds(rawPdf(), '1b')).not.toContain('pdfa.limits.indirect-objects');
+  });
+});

@@ -33,17 +33,18 @@ function filesUnder(dir: string): string[] {
 
 /**
  * Each cited section number with where it is cited. Both spellings count
- * ("API.md §3", "docs/api.md §3"), and so does every section of a list that
- * follows one ("API.md §2, §4", "API.md §7 and §9").
+ * ("API.md §3", "docs/api.md §3", and § escaped as \u00a7 in JSON), and so
+ * does every section of a list that follows one ("API.md §2, §4",
+ * "API.md §7 and §9").
  */
 function citations(): { section: number; at: string }[] {
   const found: { section: number; at: string }[] = [];
   for (const dir of CITING_DIRS) {
     for (const file of filesUnder(join(root, dir))) {
       const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/(?:docs\/api\.md|API\.md) (§\d+(?:(?:, | and | or |\/)§\d+)*)/g)) {
+      for (const m of text.matchAll(/(?:docs\/api\.md|API\.md) ((?:§|\\u00a7)\d+(?:(?:, | and | or |\/)(?:§|\\u00a7)\d+)*)/g)) {
         const line = text.slice(0, m.index).split('\n').length;
-        for (const n of m[1]!.matchAll(/§(\d+)/g)) found.push({ section: Number(n[1]), at: `${relative(root, file)}:${line}` });
+        for (const n of m[1]!.matchAll(/(?:§|\\u00a7)(\d+)/g)) found.push({ section: Number(n[1]), at: `${relative(root, file)}:${line}` });
       }
     }
   }

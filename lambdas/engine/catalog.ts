@@ -8,22 +8,7 @@
  * pulling pdf-lib, pdfjs or sharp into its bundle.
  */
 import type { ValidateProfileCode } from '../../step-definitions/catalogue';
-import { PREFLIGHT_PROFILES } from './preflight/profiles';
-
-export interface CheckSpec {
-  id: string;
-  severity: 'error' | 'warn' | 'info' | 'off';
-  description: string;
-  thresholds?: Record<string, number | string | boolean>;
-}
-
-export interface PreflightProfileInfo {
-  id: string;
-  name: string;
-  description: string;
-  checks: CheckSpec[];
-  defaultFixes: string[];
-}
+import { PREFLIGHT_PROFILES, type PreflightProfileInfo } from './preflight/profiles';
 
 /**
  * The preflight profiles (default, the GWG 2022 print profiles, screen) and the

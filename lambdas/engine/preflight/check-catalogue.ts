@@ -56,3 +56,11 @@ export const CHECK_DESCRIPTIONS = {
 } as const;
 
 export type CheckId = keyof typeof CHECK_DESCRIPTIONS;
+
+/** One check as a profile runs it: its severity there, and its thresholds. */
+export interface CheckSpec {
+  id: string;
+  severity: 'error' | 'warn' | 'info' | 'off';
+  description: string;
+  thresholds?: Record<string, number | string | boolean>;
+}

@@ -17,8 +17,15 @@
  *
  * Import-free apart from types (see check-catalogue.ts).
  */
-import type { CheckSpec, PreflightProfileInfo } from '../catalog';
-import { CHECK_DESCRIPTIONS, type CheckId } from './check-catalogue';
+import { CHECK_DESCRIPTIONS, type CheckId, type CheckSpec } from './check-catalogue';
+
+export interface PreflightProfileInfo {
+  id: string;
+  name: string;
+  description: string;
+  checks: CheckSpec[];
+  defaultFixes: string[];
+}
 
 type Entry = readonly [CheckSpec['severity'], CheckSpec['thresholds']?];
 type Table = Partial<Record<CheckId, Entry>>;

@@ -6,7 +6,8 @@
  */
 import { UnprocessableFileError } from '../../domain/errors';
 import type { OrderContext } from '../../domain/model';
-import { findPreflightProfile, FIXES, PREFLIGHT_PROFILES, type PreflightProfileInfo } from '../catalog';
+import { findPreflightProfile, FIXES, PREFLIGHT_PROFILES } from '../catalog';
+import type { PreflightProfileInfo } from './profiles';
 import type { Severity } from './findings';
 
 export type Thresholds = Record<string, number | string | boolean>;

@@ -7,6 +7,7 @@
  */
 import type { CheckVerdict } from '../../domain/model';
 import type { Rect } from '../core/page-boxes';
+import type { CheckId } from './check-catalogue';
 import type { Finding } from './findings';
 
 export interface PdfDocumentSection {
@@ -153,7 +154,7 @@ export interface PreflightReport {
   imagesTruncated?: boolean;
   imageCount: number;
   spotColors: SpotColourSection[];
-  findings: Finding[];
+  findings: Finding<CheckId>[];
   recommendedFixes: string[];
   [key: string]: unknown;
 }

@@ -91,12 +91,17 @@ export interface GroupView {
   subject: string | null;
 }
 
+/**
+ * Groups observations into findings (per check and subject; checks whose
+ * severity is off are dropped), listed errors first, then warnings, then
+ * infos; within a severity in the order of `checkSequence`, then by page.
+ */
 export function groupFindings<Id extends string>(
   observations: Observation<Id>[],
   severityOf: (checkId: Id) => Severity | 'off',
   messageOf: (checkId: Id) => MessageWriter,
   fixOf: (checkId: Id) => string | null,
-  checkOrder: readonly Id[],
+  checkSequence: readonly Id[],
 ): Finding<Id>[] {
   const groups = new Map<string, Observation<Id>[]>();
   for (const o of observations) {
@@ -138,7 +143,7 @@ export function groupFindings<Id extends string>(
   }
   const sevRank: Record<Severity, number> = { error: 0, warn: 1, info: 2 };
   return findings.sort(
-    (a, b) => sevRank[a.severity] - sevRank[b.severity] || checkOrder.indexOf(a.checkId) - checkOrder.indexOf(b.checkId) || (a.page ?? 0) - (b.page ?? 0),
+    (a, b) => sevRank[a.severity] - sevRank[b.severity] || checkSequence.indexOf(a.checkId) - checkSequence.indexOf(b.checkId) || (a.page ?? 0) - (b.page ?? 0),
   );
 }
 

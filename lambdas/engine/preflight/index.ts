@@ -106,7 +106,7 @@ function assemble(
     (id) => settings.severity(id),
     (id) => messages[id] ?? (() => `Check ${id} found a problem.`),
     (id) => settings.fixFor(id),
-    settings.checkOrder,
+    settings.checkSequence,
   );
   const outcome = verdictOf(findings);
   return {

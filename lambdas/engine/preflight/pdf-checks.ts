@@ -10,7 +10,7 @@ import { BOX_MESSAGES, checkBoxes } from './checks-boxes';
 import { checkColour, COLOUR_MESSAGES } from './checks-colour';
 import { checkDocument, DOCUMENT_MESSAGES } from './checks-document';
 import { checkImages, IMAGE_MESSAGES } from './checks-images';
-import { checkOrder, ORDER_MESSAGES } from './checks-order';
+import { checkAgainstOrder, ORDER_MESSAGES } from './checks-against-order';
 import { checkText, TEXT_MESSAGES } from './checks-text';
 import { checkTransparency, TRANSPARENCY_MESSAGES } from './checks-transparency';
 import type { PdfFacts } from './pdf-facts';
@@ -20,7 +20,7 @@ export function checkPdf(facts: PdfFacts, settings: PreflightSettings): Observat
   return [
     ...checkDocument({ document: facts.document, actions: facts.actions, annotations: facts.annotations, pages: facts.pages }, settings),
     ...checkBoxes(facts.pages, settings),
-    ...checkOrder(facts.pages, facts.document.pageCount, settings),
+    ...checkAgainstOrder(facts.pages, facts.document.pageCount, settings),
     ...checkText(facts.pages, facts.fonts, settings),
     ...checkColour(facts.pages, settings),
     ...checkTransparency(facts.pages, settings),

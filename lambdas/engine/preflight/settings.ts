@@ -20,7 +20,8 @@ export interface PreflightSettings {
   /** Thresholds of an active check; undefined when the check is off or inactive. */
   thresholds(checkId: ThresholdedCheckId): Thresholds | undefined;
   fixFor(checkId: CheckId): string | null;
-  checkOrder: CheckId[];
+  /** The profile's checks in catalogue order: findings of equal severity are listed in this sequence. */
+  checkSequence: CheckId[];
   runtimeParams: Record<string, unknown>;
 }
 
@@ -102,7 +103,7 @@ export function resolveSettings(profileId: string, context: OrderContext | null)
     severity: (id) => (applied.has(id) ? (severities.get(id) ?? 'off') : 'off'),
     thresholds: (id) => applied.get(id),
     fixFor: (id) => fixByCheck.get(id) ?? null,
-    checkOrder: profile.checks.map((c) => c.id),
+    checkSequence: profile.checks.map((c) => c.id),
     runtimeParams: {
       profileId: profile.id,
       thresholds,

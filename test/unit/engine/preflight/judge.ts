@@ -15,7 +15,7 @@ export function judge(profileId: string, observe: (settings: PreflightSettings) 
     (id) => settings.severity(id),
     (id) => PDF_MESSAGES[id] ?? (() => `no message for ${id}`),
     (id) => settings.fixFor(id),
-    settings.checkOrder,
+    settings.checkSequence,
   );
 }
 

@@ -17,7 +17,8 @@ import { cap, dims, listText } from './wording';
 /** Content closer than this (pt) to the trim line counts as placed on it (bleed), not near it. */
 const ON_TRIM = 0.5;
 
-export function checkOrder(pages: PdfPageFacts[], pageCount: number, settings: PreflightSettings): Observation<PdfCheckId>[] {
+/** Judges the pages against what the customer ordered (the order context in the settings). */
+export function checkAgainstOrder(pages: PdfPageFacts[], pageCount: number, settings: PreflightSettings): Observation<PdfCheckId>[] {
   const out: Observation<PdfCheckId>[] = [];
   const art = settings.thresholds('artwork.size-mismatch');
   if (art) {

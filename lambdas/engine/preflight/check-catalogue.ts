@@ -4,7 +4,7 @@
  * check; a check a profile does not list is not run.
  *
  * Import-free on purpose: the API's profiles handler reaches it through
- * catalog.ts and must not pull pdf-lib or sharp into its bundle.
+ * profile-catalogue.ts and must not pull pdf-lib or sharp into its bundle.
  */
 export const CHECK_DESCRIPTIONS = {
   // Document

@@ -6,7 +6,7 @@
  */
 import { UnprocessableFileError } from '../../domain/errors';
 import type { OrderContext } from '../../domain/model';
-import { findPreflightProfile, FIXES, PREFLIGHT_PROFILES } from '../catalog';
+import { findPreflightProfile, FIXES, PREFLIGHT_PROFILES } from '../profile-catalogue';
 import type { PreflightProfileInfo } from './profiles';
 import type { CheckId, ThresholdedCheckId } from './check-catalogue';
 import type { Severity } from './findings';

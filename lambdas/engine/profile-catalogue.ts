@@ -1,7 +1,7 @@
 /**
- * What the engines offer, as data: preflight profiles with their checks and
- * thresholds, validate profiles with their coverage, and the fix catalogue.
- * GET /profiles lists exactly this, and the engines read their settings from it,
+ * The profile catalogue: what the engines offer, as data — preflight profiles
+ * with their checks and thresholds, validate profiles with their coverage, and
+ * the fixes (fix-catalogue/). GET /profiles lists exactly this, and the engines read their settings from it,
  * so the listing can never promise something the engines do not do.
  *
  * Kept free of engine imports: the API's profiles handler loads it without

@@ -122,10 +122,11 @@ const DIGITAL = {
 } satisfies Table;
 
 /**
- * The default: digital print without the GWG strictness. Its original checks
- * keep their original severities and thresholds (150/225 ppi, 3 mm bleed, a
- * TrimBox warning); the later ones follow the digital profile, except that
- * RGB and Lab are only noted (the printer converts them).
+ * The default: digital print without the GWG strictness. As the digital
+ * profile (3 mm bleed, a missing TrimBox warns), but image resolution is
+ * judged at 150 ppi (225 recommended), inconsistent boxes warn, and RGB, Lab,
+ * attachments and form fields are only noted (the printer converts or ignores
+ * them).
  */
 const DEFAULT = {
   ...DIGITAL,

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { STEP_TYPES, type StepType } from '../../domain/model';
 import { STEP_CATALOGUE } from '../../../step-definitions/catalogue';
-import { FIXES, findFix, findPreflightProfile, fixParamsProblem, paramProblem } from '../../engine/catalog';
+import { FIXES, findFix, findPreflightProfile, fixParamsProblem, paramProblem } from '../../engine/profile-catalogue';
 
 export const MAX_STEPS = 16;
 

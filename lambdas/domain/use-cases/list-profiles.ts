@@ -10,7 +10,7 @@
  *     fixes: [ { id, name, description, resolves, params, appearance } ],
  *     steps: [ { type, accepts, description, defaults } ] }
  */
-import { FIXES, PREFLIGHT_PROFILES, VALIDATE_PROFILES, type FixInfo, type FixParamSpec } from '../../engine/catalog';
+import { FIXES, PREFLIGHT_PROFILES, VALIDATE_PROFILES, type FixInfo, type FixParamSpec } from '../../engine/profile-catalogue';
 import { STEP_CATALOGUE } from '../../../step-definitions/catalogue';
 import { STEP_TYPES, type FileType, type StepType } from '../model';
 

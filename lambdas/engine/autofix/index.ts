@@ -9,7 +9,7 @@
 import { writeFile } from 'node:fs/promises';
 import { UnprocessableFileError } from '../../domain/errors';
 import type { OrderContext } from '../../domain/model';
-import { findFix, findPreflightProfile, fixOrder, fixParams, PREFLIGHT_PROFILES } from '../catalog';
+import { findFix, findPreflightProfile, fixOrder, fixParams, PREFLIGHT_PROFILES } from '../profile-catalogue';
 import { openPdfBytes, openPdfFile } from '../core/load-pdf';
 import { FIX_IMPLEMENTATIONS } from './registry';
 import { dropUnreferencedObjects } from './unreferenced';

@@ -4,6 +4,7 @@
  * and whether it may change how a page looks. Import-free: the API's bundle
  * reads it without pulling in pdf-lib.
  */
+import type { CheckId } from '../preflight/check-catalogue';
 
 export interface FixParamSpec {
   name: string;
@@ -34,8 +35,8 @@ export interface FixInfo {
   id: string;
   name: string;
   description: string;
-  /** Preflight check ids (and validation rule ids) whose findings this fix can resolve. */
-  resolves: string[];
+  /** Preflight checks whose findings this fix can resolve. */
+  resolves: CheckId[];
   params: FixParamSpec[];
   /**
    * `none`: the page prints exactly as before (declarations, metadata, removed

@@ -4,7 +4,7 @@
  * check; a check a profile does not list is not run.
  *
  * Import-free on purpose: the API's profiles handler reaches it through
- * catalog.ts and must not pull pdf-lib or sharp into its bundle.
+ * profile-catalogue.ts and must not pull pdf-lib or sharp into its bundle.
  */
 export const CHECK_DESCRIPTIONS = {
   // Document
@@ -55,4 +55,43 @@ export const CHECK_DESCRIPTIONS = {
   'image.no-icc': 'An image file has no embedded ICC profile, so its colours are interpreted with a generic profile.',
 } as const;
 
+/** A preflight check's id. Profiles, settings, messages and findings are keyed by it, so a check missing from one of them fails to compile. */
 export type CheckId = keyof typeof CHECK_DESCRIPTIONS;
+
+/** Checks only an image file gets (raster.ts); a PDF gets every other check. */
+export type ImageFileCheckId = Extract<CheckId, `image.${string}`> | 'artwork.aspect-mismatch';
+/** The checks a PDF gets; each has a message in pdf-checks.ts. */
+export type PdfCheckId = Exclude<CheckId, ImageFileCheckId>;
+/** The checks an image file gets: its own, and the PDF checks judged on the one image; each has a message in raster.ts. */
+export type RasterCheckId = ImageFileCheckId | 'images.resolution-low' | 'images.resolution-marginal' | 'document.page-count';
+
+/**
+ * The thresholds a check is judged with. Every profile that runs one of these
+ * checks gives all of its thresholds (profiles.ts); the order context narrows
+ * or adds some (settings.ts).
+ */
+export interface CheckThresholds {
+  'pages.mixed-sizes': { tolerance_mm: number };
+  'artwork.size-mismatch': { tolerance_mm: number };
+  'artwork.aspect-mismatch': { tolerance_mm: number };
+  'document.output-intent': { required: boolean };
+  'bleed.insufficient': { required_mm: number };
+  'text.small': { min_size_pt: number };
+  'text.rich-black': { min_size_pt: number };
+  'lines.thin': { min_width_pt: number };
+  'colour.icc-rgb': { allow_images: boolean };
+  'colour.tac': { max_percent: number };
+  'images.resolution-low': { min_ppi: number; min_ppi_1bit: number; ignore_max_px: number };
+  'images.resolution-marginal': { recommended_ppi: number; recommended_ppi_1bit: number; ignore_max_px: number };
+}
+
+/** Checks judged with thresholds: those with thresholds of their own, and those whose only thresholds come from the order context. */
+export type ThresholdedCheckId = keyof CheckThresholds | 'document.page-count' | 'safety.live-content';
+
+/** One check as a profile runs it: its severity there, and its thresholds. */
+export interface CheckSpec {
+  id: CheckId;
+  severity: 'error' | 'warn' | 'info' | 'off';
+  description: string;
+  thresholds?: Record<string, number | string | boolean>;
+}

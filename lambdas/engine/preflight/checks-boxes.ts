@@ -5,6 +5,7 @@
  */
 import { contains, MM_PER_PT, type Rect } from '../core/page-boxes';
 import { num, pagesText, plural, type MessageWriter, type Observation } from './findings';
+import type { PdfCheckId } from './check-catalogue';
 import type { PdfPageFacts } from './pdf-facts';
 import type { PreflightSettings } from './settings';
 import { cap, dims } from './wording';
@@ -12,9 +13,9 @@ import { cap, dims } from './wording';
 /** Box comparisons allow this much (pt) for rounding by the applications that write them. */
 const BOX_TOLERANCE = 0.1;
 
-export function checkBoxes(pages: PdfPageFacts[], settings: PreflightSettings): Observation[] {
-  const out: Observation[] = [];
-  const on = (id: string) => settings.severity(id) !== 'off';
+export function checkBoxes(pages: PdfPageFacts[], settings: PreflightSettings): Observation<PdfCheckId>[] {
+  const out: Observation<PdfCheckId>[] = [];
+  const on = (id: PdfCheckId) => settings.severity(id) !== 'off';
   const requiredBleed = Number(settings.thresholds('bleed.insufficient')?.required_mm ?? 0);
 
   for (const p of pages) {
@@ -64,7 +65,7 @@ type Problem = 'trim-outside-bleed' | 'trim-outside-crop' | 'art-outside-bleed';
  * bleed area counts. The box fix resolves the first two (it grows the BleedBox
  * to hold the TrimBox and sets the CropBox to the MediaBox), never the third.
  */
-function inconsistencies(p: PdfPageFacts): Observation[] {
+function inconsistencies(p: PdfPageFacts): Observation<PdfCheckId>[] {
   const { declared, media, bleed } = p.boxes;
   const trim = declared.TrimBox;
   const found: { problem: Problem; bbox: Rect; fixable: boolean }[] = [];
@@ -113,7 +114,7 @@ const PROBLEM_TEXT: Record<Problem, string> = {
   'art-outside-bleed': 'the ArtBox extends beyond the bleed area',
 };
 
-export const BOX_MESSAGES: Record<string, MessageWriter> = {
+export const BOX_MESSAGES = {
   'boxes.trimbox-missing': ({ count, pagesText }) =>
     count === 1
       ? `${cap(pagesText)} has no TrimBox; the printer cannot tell where to cut.`
@@ -143,4 +144,4 @@ export const BOX_MESSAGES: Record<string, MessageWriter> = {
     count === 1
       ? `${cap(pagesText)} is empty: nothing visible is printed on it. Remove it unless a blank page is intended.`
       : `${plural(count, 'page')} are empty (${pagesText}): nothing visible is printed on them. Remove them unless blank pages are intended.`,
-};
+} satisfies Partial<Record<PdfCheckId, MessageWriter>>;

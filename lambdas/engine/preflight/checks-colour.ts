@@ -6,6 +6,7 @@
 import type { ColourUse, ObjectKind } from '../core/interpret/inventory';
 import type { Rect } from '../core/page-boxes';
 import { plural, type MessageWriter, type Observation } from './findings';
+import type { PdfCheckId } from './check-catalogue';
 import { overlaps, type InventoryPage } from './inventory-page';
 import type { PreflightSettings } from './settings';
 import { cap, colourModel, kindsText, quoted, shortList, type ColourModel } from './wording';
@@ -13,9 +14,9 @@ import { cap, colourModel, kindsText, quoted, shortList, type ColourModel } from
 /** Colorant names that are not spot inks. */
 const NOT_SPOT = new Set(['All', 'None', 'Cyan', 'Magenta', 'Yellow', 'Black']);
 
-export function checkColour(pages: InventoryPage[], settings: PreflightSettings): Observation[] {
-  const out: Observation[] = [];
-  const on = (id: string) => settings.severity(id) !== 'off';
+export function checkColour(pages: InventoryPage[], settings: PreflightSettings): Observation<PdfCheckId>[] {
+  const out: Observation<PdfCheckId>[] = [];
+  const on = (id: PdfCheckId) => settings.severity(id) !== 'off';
   const iccRgb = settings.thresholds('colour.icc-rgb');
 
   for (const { page, trim, inventory } of pages) {
@@ -62,7 +63,7 @@ export function checkColour(pages: InventoryPage[], settings: PreflightSettings)
   return out;
 }
 
-function spaceUses(checkId: string, page: number, uses: ColourUse[]): Observation[] {
+function spaceUses(checkId: PdfCheckId, page: number, uses: ColourUse[]): Observation<PdfCheckId>[] {
   return uses.map((c) => ({ checkId, page, bbox: c.union, measured: { colourSpace: c.space.label, kind: c.kind, objects: c.count } }));
 }
 
@@ -84,7 +85,7 @@ function usedIn(observations: Observation[], pagesText: string): string {
 
 const spacesOf = (observations: Observation[]): string[] => [...new Set(observations.map((o) => (o.measured as { colourSpace: string }).colourSpace))];
 
-export const COLOUR_MESSAGES: Record<string, MessageWriter> = {
+export const COLOUR_MESSAGES = {
   'colour.rgb': ({ observations, pagesText }) =>
     `Uncalibrated RGB colour (DeviceRGB) is ${usedIn(observations, pagesText)}; the printer converts it to its inks as it sees fit, so the printed colours may differ from the screen. Convert to CMYK for this printing condition, or use ICC-based RGB where the product allows it.`,
   'colour.icc-rgb': ({ observations, pagesText }) =>
@@ -106,4 +107,4 @@ export const COLOUR_MESSAGES: Record<string, MessageWriter> = {
     const kinds = kindsText(observations.map((o) => (o.measured as { kind: ObjectKind }).kind));
     return `${cap(count === 1 ? 'a white object' : `${count} white objects`)} (${kinds}) on ${pagesText} ${count === 1 ? 'is' : 'are'} set to overprint, so ${count === 1 ? 'it disappears' : 'they disappear'} in print. Turn overprint off for white objects.`;
   },
-};
+} satisfies Partial<Record<PdfCheckId, MessageWriter>>;

@@ -7,6 +7,7 @@
 import type { ActionSite } from '../core/actions';
 import type { LimitHit } from '../core/interpret/inventory';
 import { plural, type MessageWriter, type Observation } from './findings';
+import type { PdfCheckId } from './check-catalogue';
 import { overlaps, type InventoryPage } from './inventory-page';
 import type { AnnotationFacts } from './pdf-document';
 import type { PdfDocumentSection } from './report';
@@ -23,10 +24,10 @@ export interface DocumentInput {
 /** Annotations that never print content of their own, or belong outside the trim by definition. */
 const NOT_CONTENT = new Set(['Link', 'Popup', 'PrinterMark', 'TrapNet']);
 
-export function checkDocument(input: DocumentInput, settings: PreflightSettings): Observation[] {
+export function checkDocument(input: DocumentInput, settings: PreflightSettings): Observation<PdfCheckId>[] {
   const { document: doc } = input;
-  const out: Observation[] = [];
-  const on = (id: string) => settings.severity(id) !== 'off';
+  const out: Observation<PdfCheckId>[] = [];
+  const on = (id: PdfCheckId) => settings.severity(id) !== 'off';
 
   if (on('pdf.encrypted') && doc.encrypted) {
     out.push({ checkId: 'pdf.encrypted', page: null, measured: doc.encryption ?? true, required: false });
@@ -89,7 +90,7 @@ const LIMIT_TEXT: Record<LimitHit['limit'], string> = {
   time: 'analysing it took longer than the time allowed',
 };
 
-export const DOCUMENT_MESSAGES: Record<string, MessageWriter> = {
+export const DOCUMENT_MESSAGES = {
   'pdf.encrypted': ({ worst }) => {
     const m = worst.measured as { printingAllowed?: boolean | null } | true;
     const noPrint = typeof m === 'object' && m.printingAllowed === false;
@@ -126,4 +127,4 @@ export const DOCUMENT_MESSAGES: Record<string, MessageWriter> = {
     const reasons = [...new Set(observations.map((o) => LIMIT_TEXT[(o.measured as { limit: LimitHit['limit'] }).limit] ?? 'a limit was reached'))];
     return `The content of ${pagesText} could not be analysed completely (${listText(reasons)}); problems there may be missing from this report.`;
   },
-};
+} satisfies Partial<Record<PdfCheckId, MessageWriter>>;

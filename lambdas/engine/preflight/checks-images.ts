@@ -6,6 +6,7 @@
  */
 import type { PlacedImage } from '../core/interpret/inventory';
 import { num, type GroupView, type MessageWriter, type Observation } from './findings';
+import type { PdfCheckId } from './check-catalogue';
 import type { ImageSection } from './report';
 import type { PreflightSettings } from './settings';
 
@@ -14,8 +15,8 @@ export interface ImageFacts extends ImageSection {
   within: PlacedImage['within'];
 }
 
-export function checkImages(images: ImageFacts[], settings: PreflightSettings): Observation[] {
-  const out: Observation[] = [];
+export function checkImages(images: ImageFacts[], settings: PreflightSettings): Observation<PdfCheckId>[] {
+  const out: Observation<PdfCheckId>[] = [];
   const low = settings.thresholds('images.resolution-low');
   const marginal = settings.thresholds('images.resolution-marginal');
   const sixteen = settings.severity('images.16-bit') !== 'off';
@@ -53,7 +54,7 @@ function resolutionMessage({ count, pagesText, worst, subject }: GroupView, kind
     : `${count} ${what} placements on ${pagesText} are below ${req} ppi (lowest ${m.effective_ppi} ppi, page ${worst.page}); ${need}, so ${consequence}.`;
 }
 
-export const IMAGE_MESSAGES: Record<string, MessageWriter> = {
+export const IMAGE_MESSAGES = {
   'images.resolution-low': (g) => resolutionMessage(g, 'minimum', g.count === 1 ? 'it will print visibly blurred or pixelated' : 'they will print visibly blurred or pixelated'),
   'images.resolution-marginal': (g) => resolutionMessage(g, 'recommended', 'fine detail may look soft'),
   'images.16-bit': ({ count, pagesText, worst }) => {
@@ -62,4 +63,4 @@ export const IMAGE_MESSAGES: Record<string, MessageWriter> = {
       ? `The image on ${pagesText} (${num(m.width_px)} × ${num(m.height_px)} px) has 16 bits per colour; most print workflows reduce it to 8 bits, so the extra data only makes the file larger.`
       : `${count} images on ${pagesText} have 16 bits per colour; most print workflows reduce them to 8 bits, so the extra data only makes the file larger.`;
   },
-};
+} satisfies Partial<Record<PdfCheckId, MessageWriter>>;

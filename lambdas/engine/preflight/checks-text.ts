@@ -7,6 +7,7 @@ import type { PDFDict } from '@cantoo/pdf-lib';
 import type { PaintSummary, TextGroup } from '../core/interpret/inventory';
 import type { Rect } from '../core/page-boxes';
 import { num, plural, type MessageWriter, type Observation } from './findings';
+import type { PdfCheckId } from './check-catalogue';
 import type { InventoryPage } from './inventory-page';
 import type { FontSection } from './report';
 import type { PreflightSettings } from './settings';
@@ -19,9 +20,9 @@ export interface FontFacts extends FontSection {
   dict: PDFDict | null;
 }
 
-export function checkText(pages: InventoryPage[], fonts: FontFacts[], settings: PreflightSettings): Observation[] {
-  const out: Observation[] = [];
-  const on = (id: string) => settings.severity(id) !== 'off';
+export function checkText(pages: InventoryPage[], fonts: FontFacts[], settings: PreflightSettings): Observation<PdfCheckId>[] {
+  const out: Observation<PdfCheckId>[] = [];
+  const on = (id: PdfCheckId) => settings.severity(id) !== 'off';
   const textBox = textBoxes(pages);
 
   for (const f of fonts) {
@@ -106,7 +107,7 @@ interface TextMeasured {
   white: boolean;
 }
 
-export const TEXT_MESSAGES: Record<string, MessageWriter> = {
+export const TEXT_MESSAGES = {
   'fonts.not-embedded': ({ subject, pagesText }) =>
     `The font ${subject} is not embedded (used on ${pagesText}); the printer would substitute another font and the text would look different. Embed all fonts when exporting the PDF.`,
   'fonts.type3': ({ subject, pagesText }) =>
@@ -133,4 +134,4 @@ export const TEXT_MESSAGES: Record<string, MessageWriter> = {
       ? `A line on ${pagesText} is ${width} wide, thinner than ${min} pt; it may break up or disappear in print. Make lines at least ${min} pt wide.`
       : `${lines} lines thinner than ${min} pt are drawn on ${pagesText} (thinnest ${width}, page ${worst.page}); they may break up or disappear in print. Make lines at least ${min} pt wide.`;
   },
-};
+} satisfies Partial<Record<PdfCheckId, MessageWriter>>;

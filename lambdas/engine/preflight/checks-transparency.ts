@@ -5,6 +5,7 @@
  */
 import type { TransparencyUse } from '../core/interpret/inventory';
 import type { MessageWriter, Observation } from './findings';
+import type { PdfCheckId } from './check-catalogue';
 import type { InventoryPage } from './inventory-page';
 import type { PreflightSettings } from './settings';
 import { colourModel, listText, shortList } from './wording';
@@ -17,9 +18,9 @@ const KIND_TEXT: Record<TransparencyUse['kind'], string> = {
   'image-soft-mask': 'images with transparent areas',
 };
 
-export function checkTransparency(pages: InventoryPage[], settings: PreflightSettings): Observation[] {
-  const out: Observation[] = [];
-  const on = (id: string) => settings.severity(id) !== 'off';
+export function checkTransparency(pages: InventoryPage[], settings: PreflightSettings): Observation<PdfCheckId>[] {
+  const out: Observation<PdfCheckId>[] = [];
+  const on = (id: PdfCheckId) => settings.severity(id) !== 'off';
   for (const { page, inventory } of pages) {
     const uses = inventory.transparency;
     if (uses.length === 0) continue;
@@ -44,7 +45,7 @@ export function checkTransparency(pages: InventoryPage[], settings: PreflightSet
   return out;
 }
 
-export const TRANSPARENCY_MESSAGES: Record<string, MessageWriter> = {
+export const TRANSPARENCY_MESSAGES = {
   'transparency.group-colour-space': ({ observations, count, pagesText }) => {
     const spaces = [...new Set(observations.map((o) => (o.measured as { colourSpace: string }).colourSpace))];
     return `${count === 1 ? 'A transparency group' : `${count} transparency groups`} on ${pagesText} ${count === 1 ? 'blends' : 'blend'} in ${shortList(spaces, 3)} instead of CMYK; where transparent objects overlap, colours can shift when the printer flattens them. Set the document's transparency blend space to CMYK.`;
@@ -53,4 +54,4 @@ export const TRANSPARENCY_MESSAGES: Record<string, MessageWriter> = {
     const kinds = [...new Set(observations.flatMap((o) => (o.measured as { kinds: TransparencyUse['kind'][] }).kinds))];
     return `Transparency (${listText(kinds.map((k) => KIND_TEXT[k]))}) is used on ${pagesText}; the printer flattens it, which is usually fine — check the proof where transparent objects overlap.`;
   },
-};
+} satisfies Partial<Record<PdfCheckId, MessageWriter>>;

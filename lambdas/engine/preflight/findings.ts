@@ -9,9 +9,9 @@ import type { Rect } from '../core/page-boxes';
 
 export type Severity = 'error' | 'warn' | 'info';
 
-/** One observation of a check. */
-export interface Observation {
-  checkId: string;
+/** One observation of a check (`Id`: the check ids of the caller, preflight's CheckId). */
+export interface Observation<Id extends string = string> {
+  checkId: Id;
   page: number | null;
   /** Findings of one check are grouped per subject (a font name); null groups everything. */
   subject?: string | null;
@@ -46,8 +46,8 @@ export interface FindingLocation {
 export const MAX_LOCATIONS_PER_PAGE = 20;
 export const MAX_LOCATIONS = 200;
 
-export interface Finding {
-  checkId: string;
+export interface Finding<Id extends string = string> {
+  checkId: Id;
   severity: Severity;
   message: string;
   /** The first page concerned; null for the document as a whole. */
@@ -91,14 +91,19 @@ export interface GroupView {
   subject: string | null;
 }
 
-export function groupFindings(
-  observations: Observation[],
-  severityOf: (checkId: string) => Severity | 'off',
-  messageOf: (checkId: string) => MessageWriter,
-  fixOf: (checkId: string) => string | null,
-  checkOrder: string[],
-): Finding[] {
-  const groups = new Map<string, Observation[]>();
+/**
+ * Groups observations into findings (per check and subject; checks whose
+ * severity is off are dropped), listed errors first, then warnings, then
+ * infos; within a severity in the order of `checkSequence`, then by page.
+ */
+export function groupFindings<Id extends string>(
+  observations: Observation<Id>[],
+  severityOf: (checkId: Id) => Severity | 'off',
+  messageOf: (checkId: Id) => MessageWriter,
+  fixOf: (checkId: Id) => string | null,
+  checkSequence: readonly Id[],
+): Finding<Id>[] {
+  const groups = new Map<string, Observation<Id>[]>();
   for (const o of observations) {
     if (severityOf(o.checkId) === 'off') continue;
     const key = `${o.checkId}\u0000${o.subject ?? ''}`;
@@ -106,19 +111,19 @@ export function groupFindings(
     list.push(o);
     groups.set(key, list);
   }
-  const findings: Finding[] = [];
+  const findings: Finding<Id>[] = [];
   for (const group of groups.values()) {
     const first = group[0]!;
     const worst = group.reduce((a, b) => (rankOf(b) < rankOf(a) ? b : a), first);
     const pages = [...new Set(group.map((o) => o.page).filter((p): p is number => p !== null))].sort((a, b) => a - b);
     const view: GroupView = { observations: group, worst, pages, pagesText: pagesText(pages), count: group.length, subject: first.subject ?? null };
     const fixable = group.filter((o) => o.fixable !== false);
-    const fixOfCase = (o: Observation): string | null => o.fixId ?? fixOf(o.checkId);
+    const fixOfCase = (o: Observation<Id>): string | null => o.fixId ?? fixOf(o.checkId);
     const fixIds = [...new Set(fixable.map(fixOfCase).filter((id): id is string => id !== null))];
-    const worstFixable = fixable.reduce<Observation | undefined>((a, b) => (!a || rankOf(b) < rankOf(a) ? b : a), undefined);
+    const worstFixable = fixable.reduce<Observation<Id> | undefined>((a, b) => (!a || rankOf(b) < rankOf(a) ? b : a), undefined);
     const fixId = (worstFixable && fixOfCase(worstFixable)) ?? fixOf(first.checkId);
     const bbox = worst.bbox ?? null;
-    const finding: Finding = {
+    const finding: Finding<Id> = {
       checkId: first.checkId,
       severity: severityOf(first.checkId) as Severity,
       message: messageOf(first.checkId)(view),
@@ -138,7 +143,7 @@ export function groupFindings(
   }
   const sevRank: Record<Severity, number> = { error: 0, warn: 1, info: 2 };
   return findings.sort(
-    (a, b) => sevRank[a.severity] - sevRank[b.severity] || checkOrder.indexOf(a.checkId) - checkOrder.indexOf(b.checkId) || (a.page ?? 0) - (b.page ?? 0),
+    (a, b) => sevRank[a.severity] - sevRank[b.severity] || checkSequence.indexOf(a.checkId) - checkSequence.indexOf(b.checkId) || (a.page ?? 0) - (b.page ?? 0),
   );
 }
 

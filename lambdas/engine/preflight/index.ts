@@ -14,6 +14,7 @@ import { gatherPdfFacts } from './pdf-facts';
 import { checkPdf, PDF_MESSAGES } from './pdf-checks';
 import { emptyInventory } from './inventory-page';
 import { checkRaster, gatherRasterFacts, RASTER_MESSAGES, rasterImageSection } from './raster';
+import type { CheckId } from './check-catalogue';
 import type { PreflightReport } from './report';
 import { resolveSettings, type PreflightSettings } from './settings';
 
@@ -95,8 +96,8 @@ async function preflightRaster(path: string, settings: PreflightSettings): Promi
 
 function assemble(
   settings: PreflightSettings,
-  observations: Observation[],
-  messages: Record<string, MessageWriter>,
+  observations: Observation<CheckId>[],
+  messages: Partial<Record<CheckId, MessageWriter>>,
   pageCount: number,
   sections: Pick<PreflightReport, 'document' | 'pages' | 'fonts' | 'images' | 'imageCount' | 'spotColors'> & { imagesTruncated?: boolean },
 ): PreflightReport {
@@ -105,7 +106,7 @@ function assemble(
     (id) => settings.severity(id),
     (id) => messages[id] ?? (() => `Check ${id} found a problem.`),
     (id) => settings.fixFor(id),
-    settings.checkOrder,
+    settings.checkSequence,
   );
   const outcome = verdictOf(findings);
   return {

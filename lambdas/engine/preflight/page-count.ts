@@ -5,7 +5,7 @@
 import { plural, type Observation } from './findings';
 import type { PreflightSettings } from './settings';
 
-export function pageCountObservations(count: number, settings: PreflightSettings): Observation[] {
+export function pageCountObservations(count: number, settings: PreflightSettings): Observation<'document.page-count'>[] {
   const pc = settings.thresholds('document.page-count');
   if (!pc) return [];
   const min = pc.min === undefined ? undefined : Number(pc.min);

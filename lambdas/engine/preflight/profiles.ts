@@ -17,17 +17,27 @@
  *
  * Import-free apart from types (see check-catalogue.ts).
  */
-import type { CheckSpec, PreflightProfileInfo } from '../catalog';
-import { CHECK_DESCRIPTIONS, type CheckId } from './check-catalogue';
+import { CHECK_DESCRIPTIONS, type CheckId, type CheckSpec, type CheckThresholds } from './check-catalogue';
 
-type Entry = readonly [CheckSpec['severity'], CheckSpec['thresholds']?];
-type Table = Partial<Record<CheckId, Entry>>;
+export interface PreflightProfileInfo {
+  id: string;
+  name: string;
+  description: string;
+  checks: CheckSpec[];
+  defaultFixes: string[];
+}
+
+type Severity = CheckSpec['severity'];
+/** A check's severity in a profile and, for a check with thresholds, all of them (a check the profile turns off needs none). */
+type Entry<Id extends CheckId> = Id extends keyof CheckThresholds ? readonly [Severity, CheckThresholds[Id]] | readonly ['off'] : readonly [Severity];
+/** A profile's entry for every check: a check without a severity (or without its thresholds) in some profile does not compile. */
+type Table = { [Id in CheckId]: Entry<Id> };
 
 /** GWG: images of 16 px or less (either side) are exempt from resolution checks. */
 const EXEMPT = { ignore_max_px: 16 };
 
 /** Checks every profile has, judged the same way. */
-const COMMON: Table = {
+const COMMON = {
   'document.javascript': ['warn'],
   'document.page-count': ['error'],
   'document.analysis-incomplete': ['warn'],
@@ -40,10 +50,10 @@ const COMMON: Table = {
   'artwork.size-mismatch': ['error', { tolerance_mm: 1 }],
   'artwork.aspect-mismatch': ['warn', { tolerance_mm: 1 }],
   'image.resolution-unknown': ['info'],
-};
+} satisfies Partial<Table>;
 
 /** GWG sheetfed offset, CMYK only: the strictest print profile and the base of the others. */
-const SHEETFED: Table = {
+const SHEETFED = {
   ...COMMON,
   'pdf.encrypted': ['warn'],
   'document.embedded-files': ['warn'], // ours: GWG relies on PDF/X, which tolerates but ignores them
@@ -75,26 +85,26 @@ const SHEETFED: Table = {
   'image.rgb': ['error'],
   'image.alpha': ['warn'], // ours
   'image.no-icc': ['info'],
-};
+} satisfies Table;
 
 /** GWG heatset web offset: as sheetfed, with the web condition's ink limit and text size. */
-const WEB: Table = {
+const WEB = {
   ...SHEETFED,
   'text.small': ['warn', { min_size_pt: 9 }], // GWG web
   'colour.tac': ['warn', { max_percent: 305 }], // GWG web: 305 %
-};
+} satisfies Table;
 
 /** GWG newspaper (coldset): lower ink limit, larger minimum text, lower image resolution. */
-const NEWSPAPER: Table = {
+const NEWSPAPER = {
   ...SHEETFED,
   'text.small': ['warn', { min_size_pt: 10 }], // GWG newspaper
   'colour.tac': ['warn', { max_percent: 245 }], // GWG newspaper: 245 %
   'images.resolution-low': ['error', { min_ppi: 100, min_ppi_1bit: 550, ...EXEMPT }], // GWG 99; 1-bit as sheetfed (ours)
   'images.resolution-marginal': ['warn', { recommended_ppi: 150, recommended_ppi_1bit: 800, ...EXEMPT }], // GWG 149
-};
+} satisfies Table;
 
 /** GWG digital print: ICC-based RGB images allowed, lower resolutions, spot colours tolerated. */
-const DIGITAL: Table = {
+const DIGITAL = {
   ...SHEETFED,
   'boxes.trimbox-missing': ['warn'], // ours: digital presses usually print on the final size
   'text.small': ['warn', { min_size_pt: 6 }], // ours: one-pass digital presses register well
@@ -109,15 +119,16 @@ const DIGITAL: Table = {
   'images.resolution-marginal': ['warn', { recommended_ppi: 150, recommended_ppi_1bit: 600, ...EXEMPT }], // GWG 149 / 599
   'image.rgb': ['info'],
   'image.alpha': ['info'],
-};
+} satisfies Table;
 
 /**
- * The default: digital print without the GWG strictness. Its original checks
- * keep their original severities and thresholds (150/225 ppi, 3 mm bleed, a
- * TrimBox warning); the later ones follow the digital profile, except that
- * RGB and Lab are only noted (the printer converts them).
+ * The default: digital print without the GWG strictness. As the digital
+ * profile (3 mm bleed, a missing TrimBox warns), but image resolution is
+ * judged at 150 ppi (225 recommended), inconsistent boxes warn, and RGB, Lab,
+ * attachments and form fields are only noted (the printer converts or ignores
+ * them).
  */
-const DEFAULT: Table = {
+const DEFAULT = {
   ...DIGITAL,
   'pdf.encrypted': ['warn'],
   'document.embedded-files': ['info'],
@@ -132,10 +143,10 @@ const DEFAULT: Table = {
   'images.resolution-marginal': ['warn', { recommended_ppi: 225, recommended_ppi_1bit: 800, ...EXEMPT }],
   'image.rgb': ['info'],
   'image.alpha': ['info'],
-};
+} satisfies Table;
 
 /** On-screen use: RGB is native, print-only checks are off, fonts and resolution still matter. */
-const SCREEN: Table = {
+const SCREEN = {
   ...COMMON,
   'pdf.encrypted': ['info'],
   'document.embedded-files': ['info'],
@@ -148,14 +159,17 @@ const SCREEN: Table = {
   'transparency.used': ['off'],
   'fonts.type3': ['off'],
   'image.resolution-unknown': ['off'],
-};
-for (const id of [
-  'document.output-intent', 'annotations.in-trim', 'boxes.trimbox-missing', 'boxes.trimbox-outside-mediabox', 'boxes.bleedbox-outside-mediabox',
-  'boxes.inconsistent', 'bleed.insufficient', 'safety.live-content', 'text.small', 'text.rich-black', 'lines.thin', 'colour.rgb', 'colour.icc-rgb',
-  'colour.lab', 'colour.spot', 'colour.registration', 'colour.tac', 'overprint.white', 'transparency.group-colour-space', 'images.16-bit',
-  'image.rgb', 'image.alpha', 'image.no-icc',
-] as const) {
-  SCREEN[id] = ['off'];
+  ...off([
+    'document.output-intent', 'annotations.in-trim', 'boxes.trimbox-missing', 'boxes.trimbox-outside-mediabox', 'boxes.bleedbox-outside-mediabox',
+    'boxes.inconsistent', 'bleed.insufficient', 'safety.live-content', 'text.small', 'text.rich-black', 'lines.thin', 'colour.rgb', 'colour.icc-rgb',
+    'colour.lab', 'colour.spot', 'colour.registration', 'colour.tac', 'overprint.white', 'transparency.group-colour-space', 'images.16-bit',
+    'image.rgb', 'image.alpha', 'image.no-icc',
+  ]),
+} satisfies Table;
+
+/** The checks given, each turned off. */
+function off<Id extends CheckId>(ids: readonly Id[]): { [K in Id]: readonly ['off'] } {
+  return Object.fromEntries(ids.map((id) => [id, ['off'] as const])) as { [K in Id]: readonly ['off'] };
 }
 
 const BOTH_FIXES = ['boxes.normalize', 'actions.remove'];
@@ -173,9 +187,7 @@ function profile(id: string, name: string, description: string, table: Table): P
   const checks: CheckSpec[] = [];
   // Catalogue order, so findings of equal severity read in the same order in every profile.
   for (const checkId of Object.keys(CHECK_DESCRIPTIONS) as CheckId[]) {
-    const entry = table[checkId];
-    if (!entry) continue;
-    const [severity, thresholds] = entry;
+    const [severity, thresholds] = table[checkId] as readonly [Severity, CheckSpec['thresholds']?];
     checks.push({ id: checkId, severity, description: CHECK_DESCRIPTIONS[checkId], ...(thresholds ? { thresholds: { ...thresholds } } : {}) });
   }
   return { id, name, description, checks, defaultFixes: [...BOTH_FIXES] };

@@ -10,6 +10,7 @@ import sharp, { type Metadata } from 'sharp';
 import { UnprocessableFileError } from '../../domain/errors';
 import { MAX_RASTER_PIXELS } from '../core/image-limits';
 import { num, type MessageWriter, type Observation } from './findings';
+import type { CheckId, RasterCheckId } from './check-catalogue';
 import { pageCountMessage, pageCountObservations } from './page-count';
 import { iccDescription } from './icc-description';
 import type { ImageSection, RasterDocumentSection } from './report';
@@ -96,9 +97,9 @@ export function ppiAtArtwork(widthPx: number, heightPx: number, artWmm: number, 
   return Math.min(widthPx / (wMm / MM_PER_INCH), heightPx / (hMm / MM_PER_INCH));
 }
 
-export function checkRaster(facts: RasterDocumentSection, settings: PreflightSettings): Observation[] {
-  const out: Observation[] = [];
-  const active = (id: string) => settings.severity(id) !== 'off';
+export function checkRaster(facts: RasterDocumentSection, settings: PreflightSettings): Observation<RasterCheckId>[] {
+  const out: Observation<RasterCheckId>[] = [];
+  const active = (id: RasterCheckId) => settings.severity(id) !== 'off';
   const oneBit = facts.bitsPerSample === 1;
   const ppi = facts.effectivePpi;
   const art = settings.thresholds('artwork.size-mismatch') ?? settings.thresholds('artwork.aspect-mismatch');
@@ -146,7 +147,8 @@ export function aspectExcessMm(widthPx: number, heightPx: number, artWmm: number
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
 
-export const RASTER_MESSAGES: Record<string, MessageWriter> = {
+/** A message for every check an image file gets: one without a message does not compile. */
+export const RASTER_MESSAGES: Partial<Record<CheckId, MessageWriter>> = {
   'image.resolution-unknown': () =>
     'The image does not state its resolution and no artwork size was ordered, so its print resolution cannot be judged; state the print size in the order.',
   'images.resolution-low': ({ worst }) => rasterResolution(worst, 'minimum', 'min_ppi', 'it will print visibly blurred or pixelated'),
@@ -161,7 +163,7 @@ export const RASTER_MESSAGES: Record<string, MessageWriter> = {
     return `The image's proportions (${m.width_px} × ${m.height_px} px) differ from the ordered ${num(r.width_mm)} × ${num(r.height_mm)} mm; scaled to fill it, ${num(m.excess_mm)} mm would be cropped.`;
   },
   'document.page-count': ({ worst }) => pageCountMessage(worst, 'The image file'),
-};
+} satisfies Record<RasterCheckId, MessageWriter>;
 
 function rasterResolution(worst: Observation, kind: string, key: string, consequence: string): string {
   const m = worst.measured as { effective_ppi: number; width_px: number; height_px: number; basis: string };

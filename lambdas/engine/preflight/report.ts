@@ -1,12 +1,13 @@
 /**
- * The preflight report's shape (issue 3's contract: these names are what
- * clients and the agreement benchmark read). Geometry is in PDF points in the
+ * The preflight report's shape. Its names are part of the API: clients and
+ * the agreement benchmark read them, so they do not change. Geometry is in PDF points in the
  * page's default user space, boxes as [x0, y0, x1, y1]; sizes in mm are as the
  * page is seen (UserUnit and /Rotate applied). Lists that can grow with the
  * file (images) are capped and say so.
  */
 import type { CheckVerdict } from '../../domain/model';
 import type { Rect } from '../core/page-boxes';
+import type { CheckId } from './check-catalogue';
 import type { Finding } from './findings';
 
 export interface PdfDocumentSection {
@@ -153,7 +154,7 @@ export interface PreflightReport {
   imagesTruncated?: boolean;
   imageCount: number;
   spotColors: SpotColourSection[];
-  findings: Finding[];
+  findings: Finding<CheckId>[];
   recommendedFixes: string[];
   [key: string]: unknown;
 }

@@ -6,7 +6,9 @@
  */
 import { UnprocessableFileError } from '../../domain/errors';
 import type { OrderContext } from '../../domain/model';
-import { findPreflightProfile, FIXES, PREFLIGHT_PROFILES, type PreflightProfileInfo } from '../catalog';
+import { findPreflightProfile, FIXES, PREFLIGHT_PROFILES } from '../profile-catalogue';
+import type { PreflightProfileInfo } from './profiles';
+import type { CheckId, ThresholdedCheckId } from './check-catalogue';
 import type { Severity } from './findings';
 
 export type Thresholds = Record<string, number | string | boolean>;
@@ -14,11 +16,12 @@ export type Thresholds = Record<string, number | string | boolean>;
 export interface PreflightSettings {
   profile: PreflightProfileInfo;
   /** Check id → severity ('off' for disabled checks). */
-  severity(checkId: string): Severity | 'off';
+  severity(checkId: CheckId): Severity | 'off';
   /** Thresholds of an active check; undefined when the check is off or inactive. */
-  thresholds(checkId: string): Thresholds | undefined;
-  fixFor(checkId: string): string | null;
-  checkOrder: string[];
+  thresholds(checkId: ThresholdedCheckId): Thresholds | undefined;
+  fixFor(checkId: CheckId): string | null;
+  /** The profile's checks in catalogue order: findings of equal severity are listed in this sequence. */
+  checkSequence: CheckId[];
   runtimeParams: Record<string, unknown>;
 }
 
@@ -32,7 +35,7 @@ export function resolveSettings(profileId: string, context: OrderContext | null)
     throw new UnprocessableFileError(`There is no preflight profile "${profileId}" (available: ${known}); GET /profiles lists them.`);
   }
 
-  const applied = new Map<string, Thresholds>();
+  const applied = new Map<CheckId, Thresholds>();
   for (const c of profile.checks) {
     if (c.severity !== 'off') applied.set(c.id, { ...(c.thresholds ?? {}) });
   }
@@ -43,7 +46,7 @@ export function resolveSettings(profileId: string, context: OrderContext | null)
   const artwork = context?.artworkSize;
   const artW = positive(artwork?.width_mm);
   const artH = positive(artwork?.height_mm);
-  for (const id of ['artwork.size-mismatch', 'artwork.aspect-mismatch']) {
+  for (const id of ['artwork.size-mismatch', 'artwork.aspect-mismatch'] as const) {
     const t = applied.get(id);
     if (!t) continue;
     if (artW && artH) Object.assign(t, { width_mm: artW, height_mm: artH });
@@ -100,7 +103,7 @@ export function resolveSettings(profileId: string, context: OrderContext | null)
     severity: (id) => (applied.has(id) ? (severities.get(id) ?? 'off') : 'off'),
     thresholds: (id) => applied.get(id),
     fixFor: (id) => fixByCheck.get(id) ?? null,
-    checkOrder: profile.checks.map((c) => c.id),
+    checkSequence: profile.checks.map((c) => c.id),
     runtimeParams: {
       profileId: profile.id,
       thresholds,

@@ -21,8 +21,8 @@
  * through a filter of ours.
  *
  * Transfer functions of the graphics state itself (/TR outside a soft mask)
- * apply to every drawing operation and are left out, as before (pdfjs'
- * addFilter answers "none"); they are rare and deprecated in PDF 2.0.
+ * apply to every drawing operation and are left out (pdfjs' addFilter
+ * answers "none" for them); they are rare and deprecated in PDF 2.0.
  */
 import { createCanvas, type Canvas, type SKRSContext2D } from '@napi-rs/canvas';
 

@@ -19,7 +19,7 @@
  *   least one pixel apart), the segment centred between them.
  *
  * Curves, diagonals, several rectangles in one fill, and skewed or
- * non-uniformly scaled transforms are drawn exactly as before. The path data
+ * non-uniformly scaled transforms are drawn as pdfjs draws them. The path data
  * of the operator list is never changed (a form drawn twice under different
  * transforms is adjusted for each); pdfjs gets an adjusted copy.
  */

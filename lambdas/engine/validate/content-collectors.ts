@@ -1,5 +1,5 @@
 /** The collectors watching the one content pass (content-pass.ts), one per area that reads content. */
-import type { ContentCollector } from './content-pass';
+import type { ContentCollector } from './content-collector';
 import { operatorUse } from './file-structure/operator-use';
 import { colourUse } from './graphics/colour-use';
 import { graphicsUse } from './graphics/graphics-use';

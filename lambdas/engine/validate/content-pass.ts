@@ -15,19 +15,10 @@ import { scanContent, type ContentUsage } from '../core/content-scan';
 import type { PDFDict, PDFStream } from '@cantoo/pdf-lib';
 import type { Within } from '../core/interpret/document-run';
 import type { ContentObserver, ObservedStream } from '../core/interpret/observer';
+import type { ContentCollector } from './content-collector';
+import { CONTENT_COLLECTORS } from './content-collectors';
 import { fact } from './fact';
 import type { ValidationModel } from './model';
-import { CONTENT_COLLECTORS } from './content-collectors';
-
-/** What an area watches content with: a fresh observer per model, read after the pass. */
-export interface ContentCollector<T> {
-  readonly label: string;
-  create(m: ValidationModel): CollectorRun<T>;
-}
-
-export interface CollectorRun<T> extends ContentObserver {
-  result(): T;
-}
 
 interface PassResult {
   usage: ContentUsage;

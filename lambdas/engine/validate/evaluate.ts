@@ -8,7 +8,7 @@
  * catalogue marks `coverage: 'partial'` never reports compliance.
  */
 import type { ValidationFailure, ValidationProfileResult } from '../../domain/step-results';
-import { VALIDATE_PROFILES } from '../catalog';
+import { VALIDATE_PROFILES } from '../profile-catalogue';
 import type { ValidationModel } from './model';
 import { familyKey, type StandardProfile } from './profiles';
 import type { Rule, RuleOutcome } from './rule';

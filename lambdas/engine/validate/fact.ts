@@ -2,8 +2,9 @@
  * A lazily computed, memoised fact about a document:
  *   const fontPrograms = fact('font-programs', (m) => …);
  *   fontPrograms(model) // computed on the first call, the same value after
- * Kept apart from model.ts so area modules can define facts without importing
- * the model's own fact definitions (no import cycles).
+ * Areas define their facts with this next to their rules; the model itself
+ * imports nothing from validate/, so defining a fact never closes an import
+ * cycle through the model.
  */
 import type { ValidationModel } from './model';
 

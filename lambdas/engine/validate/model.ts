@@ -7,7 +7,11 @@
  * Areas (file structure, graphics, fonts, metadata, interactive features,
  * logical structure) define their own facts with `fact()` next to their rules;
  * the model only holds the opened file and the memo. Content streams are read
- * once for all areas by content-pass.ts.
+ * once for all areas by content-pass.ts (`contentUsage`, `collected`).
+ *
+ * Nothing in validate/ is imported here at run time: every area imports the
+ * model, so the model importing an area (or the content pass, which imports
+ * every area's collector) would be an import cycle.
  */
 import type { PDFContext, PDFDict, PDFDocument } from '@cantoo/pdf-lib';
 import { inventoryActions, type ActionInventory } from '../core/actions';
@@ -16,9 +20,9 @@ import type { EmbeddedFileInfo } from '../core/embedded-files';
 import type { EmbeddedVerdict } from './embedded-verdicts';
 import type { OpenedPdf } from '../core/load-pdf';
 import { getDict, ObjectNumbers } from '../core/pdf-objects';
-import type { ContentUsage } from '../core/content-scan';
-import { contentUsage } from './content-pass';
-import { fact } from './fact';
+
+const DOCUMENT_FACTS = Symbol('document-facts');
+const ACTIONS = Symbol('actions');
 
 export class ValidationModel {
   private readonly memos = new Map<symbol, unknown>();
@@ -56,20 +60,14 @@ export class ValidationModel {
     return value;
   }
 
-  // Facts shared by several areas.
+  // Facts shared by several areas, memoised as `fact()` memoises.
   get facts(): DocumentFacts {
-    return documentFacts(this);
-  }
-  get usage(): ContentUsage {
-    return contentUsage(this);
+    return this.memo(DOCUMENT_FACTS, () => readDocumentFacts(this.pdf));
   }
   get actions(): ActionInventory {
-    return actions(this);
+    return this.memo(ACTIONS, () => inventoryActions(this.doc));
   }
   get hasEmbeddedFilesTree(): boolean {
     return getDict(getDict(this.catalog, 'Names'), 'EmbeddedFiles') !== undefined;
   }
 }
-
-const documentFacts = fact('document-facts', (m) => readDocumentFacts(m.pdf));
-const actions = fact('actions', (m) => inventoryActions(m.doc));

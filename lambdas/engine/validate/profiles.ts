@@ -3,7 +3,7 @@
  * `auto`, which becomes whatever the file claims in its XMP metadata.
  */
 import type { ValidateProfileCode } from '../../../step-definitions/catalogue';
-import { VALIDATE_PROFILES } from '../catalog';
+import { VALIDATE_PROFILES } from '../profile-catalogue';
 import type { XmpFacts } from '../core/xmp';
 
 export type ConcreteCode = Exclude<ValidateProfileCode, 'auto'>;

@@ -1,8 +1,8 @@
 /**
  * The shape of a validation rule: data (id, the clause of each standard part it
  * implements, a description) plus one small predicate over the gathered facts.
- * This is the seed of the rule engine later issues grow; a rule reports how many
- * objects it checked and which of them failed, with examples a person can find.
+ * A rule reports how many objects it checked and which of them failed, with
+ * examples a person can find.
  */
 import type { ValidationModel } from './model';
 import type { StandardProfile } from './profiles';

@@ -18,7 +18,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { autofix } from '../../../lambdas/engine/autofix';
 import { removeFromPage } from '../../../lambdas/engine/autofix/interactive/annotation-removal';
 import { pageAnnotations, printState } from '../../../lambdas/engine/autofix/interactive/appearance-placement';
-import { findFix, paramProblem } from '../../../lambdas/engine/catalog';
+import { findFix, paramProblem } from '../../../lambdas/engine/profile-catalogue';
 import { openPdfFile } from '../../../lambdas/engine/core/load-pdf';
 import { preflight } from '../../../lambdas/engine/preflight';
 import { validate } from '../../../lambdas/engine/validate';

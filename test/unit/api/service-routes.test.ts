@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setServices } from '../../../lambdas/platform/services';
 import { VALIDATE_PROFILE_CODES } from '../../../step-definitions/catalogue';
 import { STEP_TYPES } from '../../../lambdas/domain/model';
-import { FIXES, PREFLIGHT_PROFILES } from '../../../lambdas/engine/catalog';
+import { FIXES, PREFLIGHT_PROFILES } from '../../../lambdas/engine/profile-catalogue';
 import { profilesResponse } from '../../../lambdas/api/openapi/response-schemas';
 import { startTestServices, type TestServices } from '../../support/test-services';
 import { ROUTES } from '../../../lambdas/api/routes';

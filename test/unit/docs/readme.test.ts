@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../../lambdas/domain/errors';
-import { PREFLIGHT_PROFILES } from '../../../lambdas/engine/catalog';
+import { PREFLIGHT_PROFILES } from '../../../lambdas/engine/profile-catalogue';
 
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 

@@ -1,4 +1,4 @@
-import { fixOrder } from '../../../lambdas/engine/catalog';
+import { fixOrder } from '../../../lambdas/engine/profile-catalogue';
 import { describe, expect, it } from 'vitest';
 import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { useWorkerServices } from './support/worker-services';

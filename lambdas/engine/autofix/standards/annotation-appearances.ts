@@ -24,7 +24,7 @@ import { getDict, getName, getNumber, getText, name, numbersOf, resolve, resolve
 import { inheritedEntry } from '../../validate/interactive/fields';
 import {
   borderOf, colourArray, colourOp, ellipse, highlightPath, insetRect, n, polyline, quadsOf, squigglyPath, strikeOutPath, strokeStyle, underlinePath,
-  type IntentSpace,
+  type Built, type IntentSpace,
 } from './appearance-drawing';
 import { drawText, parseDa } from './appearance-text';
 import { drawWidget, type WidgetAppearance } from './widget-appearances';
@@ -39,17 +39,6 @@ export interface AppearanceChange {
 }
 
 type Rect = [number, number, number, number];
-
-/** What a built appearance is: one form, or (buttons) one form per state. */
-export interface Built {
-  content: string;
-  /** The form's BBox; Rect for shapes drawn in page space, [0 0 w h] for widgets. */
-  bbox: Rect;
-  /** Resources entries (ExtGState, Font). */
-  resources?: Record<string, Record<string, PDFObject>>;
-  /** Why (part of) it is not drawn. */
-  why?: string;
-}
 
 const NO_APPEARANCE_NEEDED = ['Popup', 'Link'];
 /** The subtypes markup() draws from their own properties. */

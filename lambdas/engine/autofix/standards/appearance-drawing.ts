@@ -5,7 +5,8 @@
  * describes for the markup annotations (rectangle, ellipse, line, polygon,
  * ink strokes, text markup over QuadPoints). The result is content-stream
  * text in default user space, drawn by the caller into a form whose BBox is
- * the annotation's Rect.
+ * the annotation's Rect; `Built` is that form as annotation-appearances.ts and
+ * widget-appearances.ts both return it.
  *
  * Colour: an annotation colour array has 0 (transparent), 1 (gray), 3 (RGB)
  * or 4 (CMYK) components. PDF/A lets device colour be used only where the
@@ -14,12 +15,23 @@
  * with the plain complement formulas — the annotation never had a calibrated
  * colour, and this keeps its hue instead of adding a colour failure.
  */
-import { PDFArray, PDFDict, PDFNumber, type PDFContext } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFNumber, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import { getArray, getDict, getName, getNumber, name, numbersOf } from '../../core/pdf-objects';
 import { shortNumber } from '../../core/content-writer';
 
 /** The colour space of the PDF/A output intent's profile ('RGB ', 'CMYK', 'GRAY'), or null without one. */
 export type IntentSpace = string | null;
+
+/** What a built appearance is: one form, or (buttons) one form per state. */
+export interface Built {
+  content: string;
+  /** The form's BBox; Rect for shapes drawn in page space, [0 0 w h] for widgets. */
+  bbox: [number, number, number, number];
+  /** Resources entries (ExtGState, Font). */
+  resources?: Record<string, Record<string, PDFObject>>;
+  /** Why (part of) it is not drawn. */
+  why?: string;
+}
 
 export const n = (v: number): string => shortNumber(v);
 

@@ -19,9 +19,8 @@
 import { PDFArray, PDFDict, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
 import { getDict, getName, getNumber, getText, name } from '../../core/pdf-objects';
 import { inheritedEntry, textValue } from '../../validate/interactive/fields';
-import { borderOf, colourArray, colourOp, insetRect, n, type IntentSpace } from './appearance-drawing';
+import { borderOf, colourArray, colourOp, insetRect, n, type Built, type IntentSpace } from './appearance-drawing';
 import { drawText, parseDa } from './appearance-text';
-import type { Built } from './annotation-appearances';
 
 type Rect = [number, number, number, number];
 

@@ -12,7 +12,7 @@
 import { PDFArray, PDFDict, PDFName, PDFStream } from '@cantoo/pdf-lib';
 import { parseEmbeddedCMap, type EmbeddedCMap } from '../../core/interpret/code-space';
 import { getArray, getName, name, numbersOf, resolve, streamBytes } from '../../core/pdf-objects';
-import { collected } from '../content-pass';
+import { collected, contentUsage } from '../content-pass';
 import { fact } from '../fact';
 import type { ValidationModel } from '../model';
 import { condition, eachOf, type Example, type Rule, type RuleOutcome } from '../rule';
@@ -39,7 +39,7 @@ const MAX_CID = 65535;
 /** The largest CID each embedded CMap (the Encoding stream of a Type 0 font content uses) maps a code to. */
 const embeddedCMapCids = fact('file-structure/cmap-cids', (m): { objectNumber: number | undefined; font: string; maxCid: number }[] => {
   const out: { objectNumber: number | undefined; font: string; maxCid: number }[] = [];
-  for (const font of m.usage.fonts.keys()) {
+  for (const font of contentUsage(m).fonts.keys()) {
     const encoding = resolve(m.context, font.get(name('Encoding')));
     if (!(encoding instanceof PDFStream)) continue;
     let cmap: EmbeddedCMap;

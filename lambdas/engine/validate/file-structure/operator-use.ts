@@ -10,7 +10,7 @@
 import { PDFName, type PDFStream } from '@cantoo/pdf-lib';
 import type { Operand, Operation } from '../../core/content-lexer';
 import type { ObservedStream } from '../../core/interpret/observer';
-import type { ContentCollector } from '../content-pass';
+import type { ContentCollector } from '../content-collector';
 
 /** Every operator of ISO 32000-1 Table A.1 (ISO 32000-2 defines the same set). */
 export const KNOWN_OPERATORS: ReadonlySet<string> = new Set(

@@ -18,7 +18,7 @@ import { isName, type Operand, type Operation } from '../../core/content-lexer';
 import { readCode } from '../../core/interpret/code-space';
 import { name } from '../../core/pdf-objects';
 import type { ObservedStream } from '../../core/interpret/observer';
-import type { ContentCollector } from '../content-pass';
+import type { ContentCollector } from '../content-collector';
 import type { ValidationModel } from '../model';
 
 /** Bits kept per code shown. */

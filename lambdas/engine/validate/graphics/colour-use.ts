@@ -25,7 +25,7 @@ import type { ColourSpaceInfo } from '../../core/interpret/inventory';
 import type { ObservedStream } from '../../core/interpret/observer';
 import type { Within } from '../../core/interpret/document-run';
 import { asDict, getBool, getDict, getName, getNumber, name } from '../../core/pdf-objects';
-import type { ContentCollector } from '../content-pass';
+import type { ContentCollector } from '../content-collector';
 import { walkColourSpace, type ColourObjectVisitor } from './colour-objects';
 
 export type DeviceFamily = 'DeviceGray' | 'DeviceRGB' | 'DeviceCMYK';

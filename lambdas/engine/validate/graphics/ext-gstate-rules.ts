@@ -12,7 +12,8 @@ import { fact } from '../fact';
 import type { ValidationModel } from '../model';
 import { eachOf, type Example, type RuleOutcome, type Rule } from '../rule';
 import { graphicsObjects, type Found } from './graphics-objects';
-import { graphicsUseOf, nameOperand } from './graphics-use';
+import { collected } from '../content-pass';
+import { graphicsUse, nameOperand } from './graphics-use';
 
 const ex = (f: Found<unknown>, context: string): Example => ({ ...(f.pages[0] !== undefined ? { page: f.pages[0] } : {}), ...(f.objectNumber !== undefined ? { objectNumber: f.objectNumber } : {}), context });
 const gsOk = (m: ValidationModel, ok: (g: PDFDict) => boolean, context: (g: PDFDict) => string): RuleOutcome =>
@@ -74,7 +75,7 @@ const renderingIntents = fact('graphics-rendering-intents', (m): IntentUse[] => 
     const ri = f.obj.dict.lookup(name('Intent'));
     if (ri instanceof PDFName) out.push({ intent: ri.decodeText(), page: f.pages[0], objectNumber: f.objectNumber, where: 'image Intent', kind: 'image' });
   }
-  const use = graphicsUseOf(m);
+  const use = collected(m, graphicsUse);
   for (const r of use.riOperators) out.push({ intent: r.intent, page: r.page, objectNumber: undefined, where: 'ri operator', kind: 'content' });
   for (const i of use.inlineImages) {
     const intent = nameOperand(i.entries['Intent']);

@@ -13,7 +13,8 @@ import { PDFDict, PDFStream, type PDFContext } from '@cantoo/pdf-lib';
 import { getName, name, resolve, resolvedItems } from '../../core/pdf-objects';
 import { fact } from '../fact';
 import type { ValidationModel } from '../model';
-import { graphicsUseOf } from './graphics-use';
+import { collected } from '../content-pass';
+import { graphicsUse } from './graphics-use';
 
 export interface Found<T> {
   obj: T;
@@ -34,7 +35,7 @@ export interface GraphicsObjects {
 }
 
 export const graphicsObjects = fact('graphics-objects', (m): GraphicsObjects => {
-  const use = graphicsUseOf(m);
+  const use = collected(m, graphicsUse);
   const xobjects = new Map<PDFStream, Set<number>>();
   const add = (s: PDFStream, pages: Iterable<number>) => {
     let set = xobjects.get(s);

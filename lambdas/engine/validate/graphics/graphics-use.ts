@@ -22,8 +22,7 @@ import { isName, type Operand, type Operation } from '../../core/content-lexer';
 import type { Within } from '../../core/interpret/document-run';
 import type { ObservedStream } from '../../core/interpret/observer';
 import { getDict, getName, getNumber, name } from '../../core/pdf-objects';
-import { collected, type ContentCollector } from '../content-pass';
-import type { ValidationModel } from '../model';
+import type { ContentCollector } from '../content-collector';
 
 export interface InlineImageUse {
   page: number;
@@ -192,11 +191,6 @@ function addTo<T>(map: Map<T, Set<number>>, key: T, page: number): void {
 export function imageHasSoftMask(d: PDFDict): boolean {
   if (d.lookup(name('SMask')) instanceof PDFStream) return true;
   return (getNumber(d, 'SMaskInData') ?? 0) > 0;
-}
-
-/** What the collector saw during the shared content pass. */
-export function graphicsUseOf(m: ValidationModel): GraphicsUseFacts {
-  return collected(m, graphicsUse);
 }
 
 export const nameOperand = (v: Operand | undefined): string | undefined => (isName(v) ? v.name : undefined);

@@ -12,7 +12,8 @@ import type { ValidationModel } from '../model';
 import { eachOf, type Example, type RuleOutcome, type Rule } from '../rule';
 import type { StandardProfile } from '../profiles';
 import { graphicsObjects, type Found } from './graphics-objects';
-import { graphicsUseOf } from './graphics-use';
+import { collected } from '../content-pass';
+import { graphicsUse } from './graphics-use';
 import { readJpeg2000Header, type Jpeg2000Header } from './jpeg2000';
 
 /** One image to judge: an XObject (with its dictionary) or an inline image (with its entries). */
@@ -40,7 +41,7 @@ const imageItems = fact('graphics-image-items', (m): ImageItem[] => {
       example: ex(f, `image XObject${f.objectNumber !== undefined ? ` ${f.objectNumber}` : ''}`),
     });
   }
-  for (const i of graphicsUseOf(m).inlineImages) {
+  for (const i of collected(m, graphicsUse).inlineImages) {
     const e = i.entries;
     out.push({
       bpc: typeof e['BitsPerComponent'] === 'number' ? e['BitsPerComponent'] : undefined,

@@ -18,7 +18,8 @@ import type { ValidationModel } from '../model';
 import { eachOf, type Example, type Rule } from '../rule';
 import type { StandardProfile } from '../profiles';
 import { annotations, graphicsObjects, type Found } from './graphics-objects';
-import { graphicsUseOf } from './graphics-use';
+import { collected } from '../content-pass';
+import { graphicsUse } from './graphics-use';
 
 const ex = (f: Found<unknown>, context: string): Example => ({ ...(f.pages[0] !== undefined ? { page: f.pages[0] } : {}), ...(f.objectNumber !== undefined ? { objectNumber: f.objectNumber } : {}), context });
 
@@ -234,7 +235,7 @@ export const TRANSPARENCY_RULES: readonly Rule[] = [
 
 /** Pages painting with transparency: from content, plus (PDF/A-4, PDF 2.0) annotations with a blend mode other than Normal. */
 function transparentPages(m: ValidationModel, p: StandardProfile): Map<number, string> {
-  const out = new Map(graphicsUseOf(m).transparentPages);
+  const out = new Map(collected(m, graphicsUse).transparentPages);
   if (p.part === 4) {
     for (const a of annotations(m)) {
       const bm = a.annot.lookup(name('BM'));

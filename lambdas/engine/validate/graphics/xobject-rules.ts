@@ -8,7 +8,8 @@ import { name, getName } from '../../core/pdf-objects';
 import { eachOf, type Example, type Rule } from '../rule';
 import type { StandardProfile } from '../profiles';
 import { graphicsObjects, type Found } from './graphics-objects';
-import { graphicsUseOf } from './graphics-use';
+import { collected } from '../content-pass';
+import { graphicsUse } from './graphics-use';
 
 const ex = (f: Found<unknown>, context: string): Example => ({ ...(f.pages[0] !== undefined ? { page: f.pages[0] } : {}), ...(f.objectNumber !== undefined ? { objectNumber: f.objectNumber } : {}), context });
 const formName = (f: Found<unknown>) => `form XObject${f.objectNumber !== undefined ? ` ${f.objectNumber}` : ''}`;
@@ -54,7 +55,7 @@ export const XOBJECT_RULES: readonly Rule[] = [
     description:
       'A form XObject whose content belongs to the structure tree (it has StructParents) shall be painted only once, so each of its marked-content sequences has one structure parent (ISO 32000-1 14.7.2).',
     test: (m) => {
-      const counts = graphicsUseOf(m).paintCounts;
+      const counts = collected(m, graphicsUse).paintCounts;
       return eachOf(
         graphicsObjects(m).forms.filter((f) => f.obj.dict.has(name('StructParents'))),
         (f) => (counts.get(f.obj) ?? 0) <= 1,

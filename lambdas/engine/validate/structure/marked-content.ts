@@ -29,7 +29,7 @@ import { isName } from '../../core/content-lexer';
 import type { Within } from '../../core/interpret/document-run';
 import type { ObservedStream } from '../../core/interpret/observer';
 import { getName, getNumber, getText, name, textOf } from '../../core/pdf-objects';
-import type { ContentCollector } from '../content-pass';
+import type { ContentCollector } from '../content-collector';
 import type { Example } from '../rule';
 import { structTree, type StructElem } from './struct-tree';
 

@@ -12,7 +12,7 @@ import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { FixOutcome } from '../../../../lambdas/engine/autofix/fix';
 import { FIX_IMPLEMENTATIONS } from '../../../../lambdas/engine/autofix/registry';
-import { findFix, fixParams } from '../../../../lambdas/engine/catalog';
+import { findFix, fixParams } from '../../../../lambdas/engine/profile-catalogue';
 import { openPdfBytes } from '../../../../lambdas/engine/core/load-pdf';
 import { preflight } from '../../../../lambdas/engine/preflight/index';
 import { renderPreviews } from '../../../../lambdas/engine/previews/index';

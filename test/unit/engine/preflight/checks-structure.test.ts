@@ -10,7 +10,7 @@ import type { PageInventory } from '../../../../lambdas/engine/core/interpret/in
 import { openPdfBytes } from '../../../../lambdas/engine/core/load-pdf';
 import { checkBoxes } from '../../../../lambdas/engine/preflight/checks-boxes';
 import { checkDocument } from '../../../../lambdas/engine/preflight/checks-document';
-import { checkOrder } from '../../../../lambdas/engine/preflight/checks-order';
+import { checkAgainstOrder } from '../../../../lambdas/engine/preflight/checks-against-order';
 import { emptyInventory } from '../../../../lambdas/engine/preflight/inventory-page';
 import { gatherPdfFacts, type PdfFacts } from '../../../../lambdas/engine/preflight/pdf-facts';
 import { buildPdf, MM, mutatePdf, type PageSpec, type PdfSpec } from '../../../support/pdf-fixtures';
@@ -26,7 +26,7 @@ async function factsOf(bytesOrSpec: Uint8Array | PdfSpec, inventories?: PageInve
 }
 
 const boxes = (profile: string, facts: PdfFacts) => judge(profile, (s) => checkBoxes(facts.pages, s));
-const order = (profile: string, facts: PdfFacts, context: OrderContext) => judge(profile, (s) => checkOrder(facts.pages, facts.document.pageCount, s), context);
+const order = (profile: string, facts: PdfFacts, context: OrderContext) => judge(profile, (s) => checkAgainstOrder(facts.pages, facts.document.pageCount, s), context);
 const documentFindings = (profile: string, facts: PdfFacts) => judge(profile, (s) => checkDocument({ document: facts.document, actions: facts.actions, annotations: facts.annotations, pages: facts.pages }, s));
 
 const square = (over: PageSpec): PdfSpec => ({ pages: [{ size: [300, 300], trimBox: [10, 10, 290, 290], bleedBox: [0, 0, 300, 300], ...over }] });
@@ -103,7 +103,7 @@ describe('safety.live-content (context.safety.min_mm)', () => {
   });
   it('is inactive without the context, and ignored by a profile without the check', async () => {
     const facts = await live([{ kind: 'text', bbox: [9, 400, 200, 412] }]);
-    expect(judge('gwg-sheetfed-cmyk', (s) => checkOrder(facts.pages, 1, s))).toEqual([]);
+    expect(judge('gwg-sheetfed-cmyk', (s) => checkAgainstOrder(facts.pages, 1, s))).toEqual([]);
     expect(order('screen', facts, { safety: { min_mm: 5 } })).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findPreflightProfile, PREFLIGHT_PROFILES } from '../../../../lambdas/engine/catalog';
+import { findPreflightProfile, PREFLIGHT_PROFILES } from '../../../../lambdas/engine/profile-catalogue';
 import { CHECK_DESCRIPTIONS } from '../../../../lambdas/engine/preflight/check-catalogue';
 import { resolveSettings } from '../../../../lambdas/engine/preflight/settings';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VALIDATE_PROFILES } from '../../../../lambdas/engine/catalog';
+import { VALIDATE_PROFILES } from '../../../../lambdas/engine/profile-catalogue';
 import { rulesFor } from '../../../../lambdas/engine/validate/evaluate';
 import { standardProfile, type ConcreteCode } from '../../../../lambdas/engine/validate/profiles';
 import { ALL_RULES } from '../../../../lambdas/engine/validate/rules';

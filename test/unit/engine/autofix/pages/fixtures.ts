@@ -10,7 +10,7 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFString, type PDF
 import type { OrderContext } from '../../../../../lambdas/domain/model';
 import type { FixOutcome } from '../../../../../lambdas/engine/autofix/fix';
 import { FIX_IMPLEMENTATIONS } from '../../../../../lambdas/engine/autofix/registry';
-import { findFix, fixParams } from '../../../../../lambdas/engine/catalog';
+import { findFix, fixParams } from '../../../../../lambdas/engine/profile-catalogue';
 import { openPdfBytes } from '../../../../../lambdas/engine/core/load-pdf';
 import { readPageBoxes, type PageBoxes } from '../../../../../lambdas/engine/core/page-boxes';
 import { extractText } from '../../../../support/text-extract';

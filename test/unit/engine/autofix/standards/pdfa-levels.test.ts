@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { PDFArray, PDFDict, PDFName, PDFString } from '@cantoo/pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { preparePdfa } from '../../../../../lambdas/engine/autofix/standards/pdfa-prepare';
-import { findFix, fixParams, fixParamsProblem, paramProblem } from '../../../../../lambdas/engine/catalog';
+import { findFix, fixParams, fixParamsProblem, paramProblem } from '../../../../../lambdas/engine/profile-catalogue';
 import { readXmp } from '../../../../../lambdas/engine/core/xmp';
 import { readXmpPacket } from '../../../../../lambdas/engine/validate/metadata/xmp-model';
 import { buildPdf, pdfaSpec, type PdfSpec } from '../../../../support/pdf-fixtures';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VALIDATE_PROFILE_CODES } from '../../../step-definitions/catalogue';
-import { findFix, findPreflightProfile, FIXES, fixOrder, fixParams, paramProblem, PREFLIGHT_PROFILES, VALIDATE_PROFILES } from '../../../lambdas/engine/catalog';
+import { findFix, findPreflightProfile, FIXES, fixOrder, fixParams, paramProblem, PREFLIGHT_PROFILES, VALIDATE_PROFILES } from '../../../lambdas/engine/profile-catalogue';
 import { FIX_IMPLEMENTATIONS } from '../../../lambdas/engine/autofix/registry';
 import { PDF_MESSAGES } from '../../../lambdas/engine/preflight/pdf-checks';
 import { RASTER_MESSAGES } from '../../../lambdas/engine/preflight/raster';

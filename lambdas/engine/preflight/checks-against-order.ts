@@ -7,6 +7,7 @@
  */
 import { MM_PER_PT } from '../core/page-boxes';
 import { num, plural, type MessageWriter, type Observation } from './findings';
+import type { PdfCheckId } from './check-catalogue';
 import { overlaps } from './inventory-page';
 import { pageCountMessage, pageCountObservations } from './page-count';
 import type { PdfPageFacts } from './pdf-facts';
@@ -16,8 +17,9 @@ import { cap, dims, listText } from './wording';
 /** Content closer than this (pt) to the trim line counts as placed on it (bleed), not near it. */
 const ON_TRIM = 0.5;
 
-export function checkOrder(pages: PdfPageFacts[], pageCount: number, settings: PreflightSettings): Observation[] {
-  const out: Observation[] = [];
+/** Judges the pages against what the customer ordered (the order context in the settings). */
+export function checkAgainstOrder(pages: PdfPageFacts[], pageCount: number, settings: PreflightSettings): Observation<PdfCheckId>[] {
+  const out: Observation<PdfCheckId>[] = [];
   const art = settings.thresholds('artwork.size-mismatch');
   if (art) {
     const tol = Number(art.tolerance_mm);
@@ -49,8 +51,8 @@ export function checkOrder(pages: PdfPageFacts[], pageCount: number, settings: P
  * bleeding on purpose on that side, while one that stops just short of it
  * leaves a sliver of paper or gets clipped when the cut wanders.
  */
-function safetyHits(p: PdfPageFacts, minMm: number): Observation[] {
-  const out: Observation[] = [];
+function safetyHits(p: PdfPageFacts, minMm: number): Observation<PdfCheckId>[] {
+  const out: Observation<PdfCheckId>[] = [];
   const k = p.userUnit * MM_PER_PT;
   const margin = minMm / k;
   const t = p.trim;
@@ -78,7 +80,7 @@ function safetyHits(p: PdfPageFacts, minMm: number): Observation[] {
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
 
-export const ORDER_MESSAGES: Record<string, MessageWriter> = {
+export const ORDER_MESSAGES = {
   'artwork.size-mismatch': ({ count, pagesText, worst }) => {
     const m = worst.measured as { width_mm: number; height_mm: number };
     const r = worst.required as { width_mm: number; height_mm: number; tolerance_mm: number };
@@ -97,4 +99,4 @@ export const ORDER_MESSAGES: Record<string, MessageWriter> = {
       : `${cap(what)} lie inside the ${min} mm safety margin in ${plural(count, 'place')} on ${pagesText} (closest: ${m.kind === 'text' ? 'text' : 'an image edge'} on page ${worst.page} that ${where}); the cut may clip them. Keep live content at least ${min} mm inside the trim.`;
   },
   'document.page-count': ({ worst }) => pageCountMessage(worst, 'The PDF'),
-};
+} satisfies Partial<Record<PdfCheckId, MessageWriter>>;

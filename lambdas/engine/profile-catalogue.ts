@@ -1,29 +1,14 @@
 /**
- * What the engines offer, as data: preflight profiles with their checks and
- * thresholds, validate profiles with their coverage, and the fix catalogue.
- * GET /profiles lists exactly this, and the engines read their settings from it,
+ * The profile catalogue: what the engines offer, as data — preflight profiles
+ * with their checks and thresholds, validate profiles with their coverage, and
+ * the fixes (fix-catalogue/). GET /profiles lists exactly this, and the engines read their settings from it,
  * so the listing can never promise something the engines do not do.
  *
  * Kept free of engine imports: the API's profiles handler loads it without
  * pulling pdf-lib, pdfjs or sharp into its bundle.
  */
 import type { ValidateProfileCode } from '../../step-definitions/catalogue';
-import { PREFLIGHT_PROFILES } from './preflight/profiles';
-
-export interface CheckSpec {
-  id: string;
-  severity: 'error' | 'warn' | 'info' | 'off';
-  description: string;
-  thresholds?: Record<string, number | string | boolean>;
-}
-
-export interface PreflightProfileInfo {
-  id: string;
-  name: string;
-  description: string;
-  checks: CheckSpec[];
-  defaultFixes: string[];
-}
+import { PREFLIGHT_PROFILES, type PreflightProfileInfo } from './preflight/profiles';
 
 /**
  * The preflight profiles (default, the GWG 2022 print profiles, screen) and the

@@ -165,7 +165,7 @@ export interface BlobStore {
 
 // ---------------------------------------------------------------- orchestration and events
 
-/** The execution input of the job pipeline (step-definitions/job-pipeline.asl.json). */
+/** The execution input of the job pipeline (step-definitions/job-pipeline.ts). */
 export interface PipelineInput {
   jobId: string;
   accountId: string;

@@ -18,7 +18,7 @@ import { Construct } from 'constructs';
 import { JOB_TERMINAL_PATTERN } from '../../step-definitions/events';
 import { WORKERS } from '../../step-definitions/workers';
 import type { EntryResolver } from '../paths';
-import { AslStateMachine } from './asl-state-machine';
+import { AslStateMachine, readAsl } from './asl-state-machine';
 import { HouseFunction, workerFunctionProps } from './house-function';
 import type { Storage } from './storage';
 
@@ -75,7 +75,7 @@ export class JobEvents extends Construct {
     StateMachine.fromStateMachineName(this, 'WebhookRetriesByName', machineName).grantStartExecution(this.webhookCaller);
 
     this.webhookStateMachine = new AslStateMachine(this, 'WebhookRetries', {
-      aslFile: WEBHOOK_RETRIES_ASL,
+      definition: readAsl(WEBHOOK_RETRIES_ASL),
       functions: { webhookCaller: this.webhookCaller },
       stateMachineName: machineName,
       logRetention: props.logRetention,

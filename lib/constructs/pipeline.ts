@@ -15,7 +15,7 @@ import { WORKERS, type WorkerId } from '../../step-definitions/workers';
 import type { EntryResolver } from '../paths';
 import { jobPipelineAsl } from '../../step-definitions/job-pipeline';
 import { AslStateMachine, workersInAsl } from './asl-state-machine';
-import { HouseFunction, workerFunctionProps } from './house-function';
+import { ProoflineNodejsFunction, workerFunctionProps } from './proofline-nodejs-function';
 import type { Storage } from './storage';
 
 
@@ -28,7 +28,7 @@ export interface PipelineProps {
 }
 
 export class Pipeline extends Construct {
-  readonly functions: Partial<Record<WorkerId, HouseFunction>> = {};
+  readonly functions: Partial<Record<WorkerId, ProoflineNodejsFunction>> = {};
   readonly stateMachine: StateMachine;
   readonly abandonedExecutionRule: Rule;
 
@@ -39,7 +39,7 @@ export class Pipeline extends Construct {
     const definition = jobPipelineAsl();
     for (const workerId of workersInAsl(definition)) {
       const spec = WORKERS[workerId];
-      const fn = new HouseFunction(this, `${spec.key}Function`, {
+      const fn = new ProoflineNodejsFunction(this, `${spec.key}Function`, {
         ...workerFunctionProps(spec),
         logRetention: props.logRetention,
         resolveEntry: props.resolveEntry,

@@ -87,7 +87,7 @@ export interface StepTypeSpec {
   results: ResultPresenter;
 }
 
-/** The TS-checked shape of the registry, keeping each entry's literal types (worker ids, result keys). */
+/** Checks each entry against StepTypeSpec while keeping its literal types (worker ids, result keys), from which StepType, StepWorkerId and JobResults are derived. */
 const catalogue = <const T extends Record<string, StepTypeSpec>>(entries: T): T => entries;
 
 // Step workers: the heavy ones, each in its own thread locally, all writing files.
@@ -179,7 +179,7 @@ export const STEP_CATALOGUE = catalogue({
 });
 
 export type StepType = keyof typeof STEP_CATALOGUE;
-/** The step types, in catalogue order. */
+/** The step types, in catalogue order; typed non-empty, as z.enum wants. */
 export const STEP_TYPES = Object.keys(STEP_CATALOGUE) as readonly StepType[] as readonly [StepType, ...StepType[]];
 
 /** The id of a worker that runs step types (WORKERS' key). */

@@ -22,7 +22,8 @@ import { createLocalWebhookScheduler } from '../lambdas/adapters/local/local-web
 import { issueKey, registerKey, type IssuedKey } from '../lambdas/domain/keys';
 import { pipelineInputOf } from '../lambdas/domain/use-cases/create-job';
 import { loadConfig, type RuntimeConfig } from '../lambdas/platform/config';
-import { setServices, type Services } from '../lambdas/platform/services';
+import { setServices } from '../lambdas/platform/services';
+import type { Services } from '../lambdas/domain/ports';
 import { createGatewayAuthorizer, type AuthorizerHandler } from './gateway-authorizer';
 import { startHttpServer, type HttpServer } from './http-server';
 import { isRunning, readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo } from './runtime-info';

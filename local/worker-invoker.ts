@@ -12,8 +12,8 @@ import { asLambdaError, timedOut } from '../lambdas/adapters/local/lambda-errors
 import type { WorkerInvoker } from '../lambdas/adapters/local/asl-definition';
 import type { WorkerPool } from './worker-pool';
 
-/** Workers given their own thread. */
-export const THREADED_WORKERS: readonly WorkerId[] = ['ingest', 'preflight', 'autofix', 'validate', 'previews'];
+/** Workers given their own thread (WorkerSpec.threaded). */
+export const THREADED_WORKERS: readonly WorkerId[] = (Object.keys(WORKERS) as WorkerId[]).filter((id) => WORKERS[id].threaded);
 
 /** The pool's functions for the threaded workers, named by their ASL key. */
 export function pooledFunctions(): Record<string, { entry: string; memoryMb: number; timeoutSeconds: number }> {

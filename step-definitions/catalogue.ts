@@ -1,13 +1,28 @@
 /**
- * The step-type catalogue (API.md §5): which file types each step accepts, the
- * worker that runs it, its parameter schema and defaults. Submission validates
- * `params` against it; the step runner skips a step whose type does not accept
- * the detected file type; GET /profiles and the OpenAPI document describe it.
+ * The step-type catalogue (API.md §5): the one registry of what a step type is.
+ * Each entry says which file types the step accepts, whether it is a check
+ * (reaches a pass/warn/fail verdict), the worker that runs it (its Lambda's
+ * entry, sizes and timeout, whether it writes files, whether it runs in its own
+ * thread locally), its parameter schema and defaults, and how its result is
+ * presented in a job's `results`. Everything else is derived from it:
+ * STEP_TYPES (domain/model), isCheckStep (domain/outcomes), the worker table
+ * (workers.ts), the job pipeline's routing and Task states (job-pipeline.ts),
+ * the bucket grants (lib/constructs/pipeline.ts), the local runtime's threads
+ * (local/worker-invoker.ts), GET /profiles and the OpenAPI document.
  */
 import { z } from 'zod';
-import type { FileType, StepType } from '../lambdas/domain/model';
-
-export type WorkerName = 'preflight' | 'autofix' | 'validate' | 'previews';
+import type { FileType, Outcome, Status } from '../lambdas/domain/vocabulary';
+import type {
+  AutofixResultEntry,
+  AutofixStepResult,
+  PreflightResultEntry,
+  PreflightStepResult,
+  PreviewsResultEntry,
+  PreviewsStepResult,
+  ValidateResultEntry,
+  ValidateStepResult,
+} from '../lambdas/domain/step-results';
+import { worker, type WorkerSpec } from './worker-spec';
 
 export const VALIDATE_PROFILE_CODES = ['auto', '1a', '1b', '2a', '2b', '2u', '3a', '3b', '3u', '4', '4e', '4f', 'ua1', 'ua2'] as const;
 export type ValidateProfileCode = (typeof VALIDATE_PROFILE_CODES)[number];
@@ -41,67 +56,147 @@ const previewsParams = z.looseObject({
   thumbnail: z.boolean().optional(),
 });
 
+/** The fields of a step record a result presenter reads. */
+export interface PresentedStep {
+  id: string;
+  taskId: string;
+  type: string;
+  status: Status;
+  outcome: Outcome | null;
+}
+
+/**
+ * How a step's result appears in a job's `results` (API.md §4): under `key`, one
+ * `entry` per step that ran. `result` is the step's stored result, null when it
+ * failed or its result could not be read.
+ */
+export interface ResultPresenter<Key extends string = string, Entry = unknown> {
+  key: Key;
+  entry(step: PresentedStep, result: unknown): Entry;
+}
+
 export interface StepTypeSpec {
-  type: StepType;
   accepts: readonly FileType[];
-  worker: WorkerName;
-  /** Preflight, repreflight and validate produce a verdict (pass/warn/fail). */
+  /** Runs the step; several step types may share one (preflight and repreflight). */
+  worker: WorkerSpec;
+  /** The step reaches a verdict (pass/warn/fail) that counts towards the task's outcome. */
   check: boolean;
   params: z.ZodType<Record<string, unknown>>;
   defaults: Record<string, unknown>;
   description: string;
+  results: ResultPresenter;
 }
 
-export const STEP_CATALOGUE: Record<StepType, StepTypeSpec> = {
+/** Checks each entry against StepTypeSpec while keeping its literal types (worker ids, result keys), from which StepType, StepWorkerId and JobResults are derived. */
+const catalogue = <const T extends Record<string, StepTypeSpec>>(entries: T): T => entries;
+
+// Step workers: the heavy ones, each in its own thread locally, all writing files.
+// Preflight renders proof images of its findings (pdfjs on @napi-rs/canvas), like previews.
+const preflightWorker = worker({ id: 'preflight', key: 'Preflight', stateNames: ['Preflight'], entry: 'lambdas/steps/preflight.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs'], writesFiles: true, threaded: true });
+// images.downsample decodes and re-encodes images with sharp.
+const autofixWorker = worker({ id: 'autofix', key: 'Autofix', stateNames: ['Autofix'], entry: 'lambdas/steps/autofix.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp'], writesFiles: true, threaded: true });
+const validateWorker = worker({ id: 'validate', key: 'Validate', stateNames: ['Validate'], entry: 'lambdas/steps/validate.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, writesFiles: true, threaded: true });
+// Three states invoke it: the step itself, which plans batches for many pages, each batch, and the finish.
+const previewsWorker = worker({ id: 'previews', key: 'Previews', stateNames: ['Previews', 'RenderPreviewBatch', 'FinishPreviews'], entry: 'lambdas/steps/previews.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs'], writesFiles: true, threaded: true });
+
+const preflightResults: ResultPresenter<'preflight', PreflightResultEntry> = {
+  key: 'preflight',
+  entry: (step, result) => ({
+    taskId: step.taskId,
+    stepId: step.id,
+    // Only preflight and repreflight present through this entry.
+    stepType: step.type as PreflightResultEntry['stepType'],
+    status: step.status,
+    outcome: step.outcome,
+    report: (result as PreflightStepResult | null) ?? null,
+  }),
+};
+
+export const STEP_CATALOGUE = catalogue({
   preflight: {
-    type: 'preflight',
     accepts: ['pdf', 'raster'],
-    worker: 'preflight',
+    worker: preflightWorker,
     check: true,
     params: preflightParams,
     defaults: { profileId: 'default' },
     description: 'Checks the file against a preflight profile (params.profileId).',
+    results: preflightResults,
   },
   autofix: {
-    type: 'autofix',
     accepts: ['pdf'],
-    worker: 'autofix',
+    worker: autofixWorker,
     check: false,
     params: autofixParams,
     defaults: {},
     description: 'Applies fixes (params.items; default: the fixes the preceding preflight recommends), with params.fixParams per fix id.',
+    results: {
+      key: 'autofix',
+      entry: (step, result): AutofixResultEntry => {
+        const r = result as AutofixStepResult | null;
+        return { taskId: step.taskId, applied: r?.applied ?? [], skipped: r?.skipped ?? [] };
+      },
+    },
   },
   repreflight: {
-    type: 'repreflight',
     accepts: ['pdf', 'raster'],
-    worker: 'preflight',
+    worker: preflightWorker,
     check: true,
     params: preflightParams,
     defaults: {},
     description: 'Preflights the current file again with the profile of the preceding preflight.',
+    results: preflightResults,
   },
   validate: {
-    type: 'validate',
     accepts: ['pdf'],
-    worker: 'validate',
+    worker: validateWorker,
     check: true,
     params: validateParams,
     defaults: { profile: 'auto' },
     description: 'Checks conformance with PDF/A or PDF/UA (params.profile).',
+    results: {
+      key: 'validate',
+      entry: (step, result): ValidateResultEntry => {
+        const r = result as ValidateStepResult | null;
+        return { taskId: step.taskId, status: step.status, outcome: step.outcome, compliant: r?.compliant === true, profiles: r?.profiles ?? [] };
+      },
+    },
   },
   previews: {
-    type: 'previews',
     accepts: ['pdf', 'raster'],
-    worker: 'previews',
+    worker: previewsWorker,
     check: false,
     params: previewsParams,
     defaults: { format: 'jpeg', dpi: 72, thumbnail: true },
     description: 'Renders page images (params: format, dpi or width/height, pages, quality, background, thumbnail).',
+    results: {
+      key: 'previews',
+      entry: (step, result): PreviewsResultEntry => {
+        const r = result as PreviewsStepResult | null;
+        return { taskId: step.taskId, pages: typeof r?.pages === 'number' ? r.pages : 0 };
+      },
+    },
   },
-};
+});
+
+export type StepType = keyof typeof STEP_CATALOGUE;
+/** The step types, in catalogue order; typed non-empty, as z.enum wants. */
+export const STEP_TYPES = Object.keys(STEP_CATALOGUE) as readonly StepType[] as readonly [StepType, ...StepType[]];
+
+/** The id of a worker that runs step types (WORKERS' key). */
+export type StepWorkerId = (typeof STEP_CATALOGUE)[StepType]['worker']['id'];
+
+/** The step workers, each once, in catalogue order. */
+export function stepWorkers(): WorkerSpec<StepWorkerId>[] {
+  const byId = new Map<string, WorkerSpec<StepWorkerId>>();
+  for (const spec of Object.values(STEP_CATALOGUE)) if (!byId.has(spec.worker.id)) byId.set(spec.worker.id, spec.worker);
+  return [...byId.values()];
+}
+
+/** The step types a worker runs, in catalogue order. */
+export const stepTypesOf = (workerId: string): StepType[] => STEP_TYPES.filter((type) => STEP_CATALOGUE[type].worker.id === workerId);
 
 export function acceptsFileType(type: StepType, fileType: FileType): boolean {
-  return STEP_CATALOGUE[type].accepts.includes(fileType);
+  return (STEP_CATALOGUE[type].accepts as readonly FileType[]).includes(fileType);
 }
 
 /** The reason recorded on a step skipped for its file type. */

@@ -15,4 +15,4 @@ async function createUploadHandler(event: ApiEvent): Promise<ApiResult> {
   return json(200, created);
 }
 
-export const handler = middy<ApiEvent, ApiResult>(createUploadHandler).use(apiMiddleware({ auth: true, post: true }));
+export const handler = middy<ApiEvent, ApiResult>(createUploadHandler).use(apiMiddleware({ post: true }));

@@ -12,4 +12,4 @@ async function deleteJobHandler(event: ApiEvent): Promise<ApiResult> {
   return json(200, await deleteJob(services(), callerOf(event).accountId, jobId));
 }
 
-export const handler = middy<ApiEvent, ApiResult>(deleteJobHandler).use(apiMiddleware({ auth: true }));
+export const handler = middy<ApiEvent, ApiResult>(deleteJobHandler).use(apiMiddleware());

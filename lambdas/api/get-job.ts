@@ -18,4 +18,4 @@ async function getJobHandler(event: ApiEvent): Promise<ApiResult> {
   return json(200, { job: await getJob(deps, accountId, jobId) });
 }
 
-export const handler = middy<ApiEvent, ApiResult>(getJobHandler).use(apiMiddleware({ auth: true }));
+export const handler = middy<ApiEvent, ApiResult>(getJobHandler).use(apiMiddleware());

@@ -19,4 +19,4 @@ async function listJobsHandler(event: ApiEvent): Promise<ApiResult> {
   return json(200, page);
 }
 
-export const handler = middy<ApiEvent, ApiResult>(listJobsHandler).use(apiMiddleware({ auth: true }));
+export const handler = middy<ApiEvent, ApiResult>(listJobsHandler).use(apiMiddleware());

@@ -13,4 +13,4 @@ async function listProfilesHandler(): Promise<ApiResult> {
   return json(200, listing);
 }
 
-export const handler = middy<ApiEvent, ApiResult>(listProfilesHandler).use(apiMiddleware({ auth: true }));
+export const handler = middy<ApiEvent, ApiResult>(listProfilesHandler).use(apiMiddleware());

@@ -19,4 +19,4 @@ async function reviewJobHandler(event: ApiEvent): Promise<ApiResult> {
   return json(200, { job });
 }
 
-export const handler = middy<ApiEvent, ApiResult>(reviewJobHandler).use(apiMiddleware({ auth: true, post: true }));
+export const handler = middy<ApiEvent, ApiResult>(reviewJobHandler).use(apiMiddleware({ post: true }));

@@ -9,21 +9,18 @@
  * steps when read. Only facts are stored.
  */
 
-export const FILE_TYPES = ['pdf', 'raster', 'vector', 'office', 'archive', 'font', 'other'] as const;
-export type FileType = (typeof FILE_TYPES)[number];
+import type { Outcome, Status, FileType } from './vocabulary';
+import type { StepType } from '../../step-definitions/catalogue';
 
-export const STATUSES = ['pending', 'running', 'done', 'skipped', 'error'] as const;
-export type Status = (typeof STATUSES)[number];
+export { FILE_TYPES, STATUSES, OUTCOMES, type FileType, type Status, type Outcome } from './vocabulary';
+// The step types are the catalogue's: one entry there makes a step type.
+export { STEP_TYPES, type StepType } from '../../step-definitions/catalogue';
+
 export const TERMINAL_STATUSES: readonly Status[] = ['done', 'skipped', 'error'];
 export const isTerminal = (s: Status): boolean => TERMINAL_STATUSES.includes(s);
 
-export const OUTCOMES = ['pass', 'warn', 'fail', 'fixed', 'unchanged', 'na', 'mixed'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
 /** The verdicts a check step (preflight, repreflight, validate) can reach. */
 export type CheckVerdict = 'pass' | 'warn' | 'fail';
-
-export const STEP_TYPES = ['preflight', 'autofix', 'repreflight', 'validate', 'previews'] as const;
-export type StepType = (typeof STEP_TYPES)[number];
 
 export const CHANNELS = ['api', 'store', 'admin'] as const;
 export type Channel = (typeof CHANNELS)[number];

@@ -3,14 +3,14 @@
  * tasks a job's status and outcome, and the policy a job's `canProceed`.
  * Pure functions over records; the finaliser and the review use case apply them.
  */
+import { STEP_CATALOGUE } from '../../step-definitions/catalogue';
 import type { CheckVerdict, JobRecord, OnFail, Outcome, Review, Status, StepRecord, StepType, TaskRecord } from './model';
 
 const SEVERITY: Record<CheckVerdict, number> = { pass: 0, warn: 1, fail: 2 };
 const PREFLIGHT_FAMILY: readonly StepType[] = ['preflight', 'repreflight'];
 
-export function isCheckStep(type: StepType): boolean {
-  return type === 'preflight' || type === 'repreflight' || type === 'validate';
-}
+/** A step type whose verdict counts towards the task's outcome (the catalogue's `check`). */
+export const isCheckStep = (type: StepType): boolean => STEP_CATALOGUE[type].check;
 
 export function worstVerdict(verdicts: CheckVerdict[]): CheckVerdict | null {
   if (verdicts.length === 0) return null;

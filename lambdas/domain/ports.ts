@@ -6,6 +6,7 @@
  * only this file, never an adapter.
  */
 import type { Readable } from 'node:stream';
+import type { RuntimeConfig } from '../platform/config';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -165,7 +166,7 @@ export interface BlobStore {
 
 // ---------------------------------------------------------------- orchestration and events
 
-/** The execution input of the job pipeline (step-definitions/job-pipeline.asl.json). */
+/** The execution input of the job pipeline (step-definitions/job-pipeline.ts). */
 export interface PipelineInput {
   jobId: string;
   accountId: string;
@@ -213,4 +214,25 @@ export interface Clock {
 export interface IdSource {
   /** `${prefix}_${lower-case ULID}`, sortable by creation time. */
   next(prefix: 'job' | 'task' | 'upload' | 'step' | 'key' | 'evt'): string;
+}
+
+// ---------------------------------------------------------------- all of them
+
+/**
+ * Everything a handler or worker works with: the configuration and one
+ * implementation of each port. platform/services.ts chooses the
+ * implementations (the composition root); the AWS and local adapters build them.
+ */
+export interface Services {
+  config: RuntimeConfig;
+  jobs: JobStore;
+  keys: KeyStore;
+  uploads: UploadStore;
+  idempotency: IdempotencyStore;
+  blobs: BlobStore;
+  orchestrator: Orchestrator;
+  webhookScheduler: WebhookScheduler;
+  events: EventPublisher;
+  clock: Clock;
+  ids: IdSource;
 }

@@ -2,10 +2,12 @@
  * What each step type stores as StepRecord.result — written by the step workers,
  * read by the presenter to build the job's `results` (API.md §4) and by later
  * steps of the same task (autofix reads the preceding preflight's
- * recommendedFixes; repreflight reuses the preceding preflight's profile).
+ * recommendedFixes; repreflight reuses the preceding preflight's profile) —
+ * and the entry each step type's result becomes in `results` (made by the
+ * catalogue's presenters, step-definitions/catalogue.ts).
  */
-import type { StepRecord } from './model';
-import type { BlobStore } from './ports';
+import type { Outcome, Status } from './vocabulary';
+
 export interface PreflightFindingSummary {
   checkId: string;
   severity: 'error' | 'warn' | 'info';
@@ -14,7 +16,7 @@ export interface PreflightFindingSummary {
   [key: string]: unknown;
 }
 
-/** The preflight report (issue 3's shape); the engine owns its details. */
+/** The preflight report as the application reads it; the engine owns the rest of its shape. */
 export interface PreflightReportLike {
   profile: { id: string; name: string };
   outcome: 'pass' | 'warn' | 'fail';
@@ -62,15 +64,33 @@ export interface PreviewsStepResult {
   failures: { page: number; reason: string }[];
 }
 
-/**
- * A step's stored result, wherever it lives: inline on the step record when
- * small, else as JSON in the blob store under `resultKey` (the step runner puts
- * it there when the record's inline limit would be exceeded). Throws when the
- * blob cannot be read; callers decide whether that is fatal.
- */
-export async function loadStepResult(blobs: BlobStore, step: Pick<StepRecord, 'result' | 'resultKey'>): Promise<unknown | null> {
-  if (step.result !== null && step.result !== undefined) return step.result;
-  if (!step.resultKey) return null;
-  const bytes = await blobs.getBytes(step.resultKey);
-  return JSON.parse(Buffer.from(bytes).toString('utf8')) as unknown;
+// ------------------------------------------------ entries of a job's `results`
+
+export interface PreflightResultEntry {
+  taskId: string;
+  stepId: string;
+  stepType: 'preflight' | 'repreflight';
+  status: Status;
+  outcome: Outcome | null;
+  report: PreflightStepResult | null;
+}
+
+export interface ValidateResultEntry {
+  taskId: string;
+  status: Status;
+  outcome: Outcome | null;
+  /** false unless the validation ran and confirmed compliance. */
+  compliant: boolean;
+  profiles: ValidationProfileResult[];
+}
+
+export interface AutofixResultEntry {
+  taskId: string;
+  applied: AutofixStepResult['applied'];
+  skipped: AutofixStepResult['skipped'];
+}
+
+export interface PreviewsResultEntry {
+  taskId: string;
+  pages: number;
 }

@@ -5,34 +5,9 @@
  * `setServices` with their own set before invoking handlers. The domain never
  * imports this module's adapters; handlers ask for `services()`.
  */
-import type {
-  BlobStore,
-  Clock,
-  EventPublisher,
-  IdSource,
-  IdempotencyStore,
-  JobStore,
-  KeyStore,
-  Orchestrator,
-  UploadStore,
-  WebhookScheduler,
-} from '../domain/ports';
-import { loadConfig, type RuntimeConfig } from './config';
+import type { Services } from '../domain/ports';
+import { loadConfig } from './config';
 import { createAwsServices } from '../adapters/aws';
-
-export interface Services {
-  config: RuntimeConfig;
-  jobs: JobStore;
-  keys: KeyStore;
-  uploads: UploadStore;
-  idempotency: IdempotencyStore;
-  blobs: BlobStore;
-  orchestrator: Orchestrator;
-  webhookScheduler: WebhookScheduler;
-  events: EventPublisher;
-  clock: Clock;
-  ids: IdSource;
-}
 
 let current: Services | undefined;
 

@@ -10,7 +10,7 @@
  * the attempt that won.
  */
 import { jobPrefix } from '../domain/blob-keys';
-import type { Services } from '../platform/services';
+import type { Services } from '../domain/ports';
 
 /** True when the job was gone and its leftover files were removed. */
 export async function discardFilesOfDeletedJob(s: Services, accountId: string, jobId: string): Promise<boolean> {

@@ -67,7 +67,7 @@ function pick(o: Record<string, unknown>): { errorType: string | null; errorMess
 export function timeoutSecondsOf(work: FailedWork): number {
   if (work === 'ingest') return WORKERS.ingest.timeoutSeconds;
   const worker = STEP_CATALOGUE[work]?.worker;
-  return worker ? WORKERS[worker].timeoutSeconds : WORKERS.preflight.timeoutSeconds;
+  return worker ? worker.timeoutSeconds : WORKERS.preflight.timeoutSeconds;
 }
 
 /**

@@ -19,7 +19,7 @@ import type { JobGraph, JobRecord, Outcome, Status, StepRecord, TaskRecord } fro
 import { isTerminal } from '../domain/model';
 import { canProceed, jobOutcome, jobStatus, taskOutcome } from '../domain/outcomes';
 import { iso } from '../domain/ids';
-import type { Services } from '../platform/services';
+import type { Services } from '../domain/ports';
 import { fileAfterSteps, stepsOfTask } from './task-graph';
 import { audit, EARLIER_STEP_FAILED, failStep, failTask, skipStep } from './task-records';
 

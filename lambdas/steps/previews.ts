@@ -4,7 +4,7 @@
  * `failures`; only when no requested page could be rendered is the step an
  * error, with the pages' reasons.
  *
- * Three states invoke it (step-definitions/job-pipeline.asl.json):
+ * Three states invoke it (step-definitions/job-pipeline.ts):
  * - `Previews`: renders the selection, or, when it has more pages than one
  *   batch (config previewBatchPages), plans the batches and defers;
  * - `RenderPreviewBatch` (`phase: 'batch'`): one batch, in a Map over them;

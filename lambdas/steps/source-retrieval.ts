@@ -11,7 +11,7 @@ import type { FileType, JobRecord, TaskRecord } from '../domain/model';
 import { UnprocessableFileError } from '../domain/errors';
 import { sourceKey } from '../domain/blob-keys';
 import { iso } from '../domain/ids';
-import type { Services } from '../platform/services';
+import type { Services } from '../domain/ports';
 import { detectFileType } from '../engine/detect/detect-file-type';
 import { downloadSource, formatBytes } from './source-download';
 import { fileNameFromUrl, withExtension } from '../domain/file-names';

@@ -8,7 +8,8 @@ import type { JobGraph, StepRecord } from '../domain/model';
 import type { BlobStore } from '../domain/ports';
 import { VALIDATE_PROFILE_CODES, type ValidateProfileCode } from '../../step-definitions/catalogue';
 import { latestPrecedingDone } from './task-graph';
-import { loadStepResult, type PreflightReportLike } from '../domain/step-results';
+import { loadStepResult } from '../domain/load-step-result';
+import type { PreflightReportLike } from '../domain/step-results';
 
 export const DEFAULT_PROFILE_ID = 'default';
 

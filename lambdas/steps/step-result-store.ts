@@ -3,7 +3,7 @@
  * large one (the preflight report of a 500-page PDF) goes to the blob store as
  * `<…>/<stepId>/result.json` with `resultKey` pointing at it, because the job
  * store refuses results over its inline limit (a DynamoDB item holds 400 KB).
- * Readers go through `loadStepResult` (domain/step-results.ts) and do not care which it was.
+ * Readers go through `loadStepResult` (domain/load-step-result.ts) and do not care which it was.
  */
 import type { StepRecord } from '../domain/model';
 import type { BlobStore } from '../domain/ports';

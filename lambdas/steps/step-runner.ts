@@ -24,8 +24,9 @@ import { isTerminal } from '../domain/model';
 import { UnprocessableFileError } from '../domain/errors';
 import { stepOutputKey } from '../domain/blob-keys';
 import { iso } from '../domain/ids';
-import { services, type Services } from '../platform/services';
-import { acceptsFileType, skipReason, type WorkerName } from '../../step-definitions/catalogue';
+import { services } from '../platform/services';
+import type { Services } from '../domain/ports';
+import { acceptsFileType, skipReason, type StepWorkerId } from '../../step-definitions/catalogue';
 import { findStep, findTask, inputFileOf } from './task-graph';
 import { discardFilesOfDeletedJob } from './deleted-job';
 import { audit, EARLIER_STEP_FAILED, failStepAndTask, skipStep } from './task-records';
@@ -93,7 +94,7 @@ export interface StepDeferral {
 }
 
 export interface StepWorker {
-  name: WorkerName;
+  name: StepWorkerId;
   run(input: StepWorkInput): Promise<StepWorkResult | StepDeferral>;
 }
 
@@ -280,7 +281,7 @@ export async function completeStep(
   step: StepRecord,
   work: Omit<StepWorkResult, 'outputs'>,
   stored: StoredOutputs,
-  workerName: WorkerName,
+  workerName: StepWorkerId,
 ): Promise<{ outcome: Outcome } | null> {
   const placed = await placeStepResult(s.blobs, accountId, step, work.result);
   const ended = s.clock.now();

@@ -7,7 +7,7 @@
  */
 import type { AuditEvent, StepRecord } from '../domain/model';
 import { iso } from '../domain/ids';
-import type { Services } from '../platform/services';
+import type { Services } from '../domain/ports';
 
 type Deps = Pick<Services, 'jobs' | 'clock'>;
 

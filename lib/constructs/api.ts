@@ -28,7 +28,7 @@ import { Construct } from 'constructs';
 import { AUTHORIZER_ENTRY, ROUTES, routeEntry, type RouteSpec } from '../../lambdas/api/routes';
 import type { EntryResolver } from '../paths';
 import { addGatewayResponses } from './gateway-responses';
-import { HouseFunction } from './house-function';
+import { ProoflineNodejsFunction } from './proofline-nodejs-function';
 import { addMethodNotAllowed } from './method-not-allowed';
 import type { Storage } from './storage';
 
@@ -61,9 +61,9 @@ const pascal = (kebab: string): string => kebab.replace(/(^|-)([a-z0-9])/g, (_, 
 
 export class Api extends Construct {
   readonly restApi: RestApi;
-  readonly authorizerFunction: HouseFunction;
+  readonly authorizerFunction: ProoflineNodejsFunction;
   /** Route handler functions by ROUTES handler name (`create-job`). */
-  readonly handlers: Record<string, HouseFunction> = {};
+  readonly handlers: Record<string, ProoflineNodejsFunction> = {};
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -113,7 +113,7 @@ export class Api extends Construct {
     });
     addGatewayResponses(this.restApi);
 
-    this.authorizerFunction = new HouseFunction(this, 'AuthorizerFunction', {
+    this.authorizerFunction = new ProoflineNodejsFunction(this, 'AuthorizerFunction', {
       entry: AUTHORIZER_ENTRY,
       memoryMb: 512,
       timeoutSeconds: 10,
@@ -141,10 +141,10 @@ export class Api extends Construct {
     for (const [resource, methods] of methodsByResource) addMethodNotAllowed(resource, methods);
   }
 
-  private routeFunction(route: RouteSpec, environment: Record<string, string>, props: ApiProps): HouseFunction {
+  private routeFunction(route: RouteSpec, environment: Record<string, string>, props: ApiProps): ProoflineNodejsFunction {
     const existing = this.handlers[route.handler];
     if (existing) return existing;
-    const fn = new HouseFunction(this, `${pascal(route.handler)}Function`, {
+    const fn = new ProoflineNodejsFunction(this, `${pascal(route.handler)}Function`, {
       entry: routeEntry(route),
       memoryMb: route.memoryMb,
       timeoutSeconds: route.timeoutSeconds,

@@ -1,6 +1,7 @@
 /**
- * A state machine built from one of the ASL documents in step-definitions/,
- * loaded verbatim: the local runtime runs the same file under
+ * A state machine from an ASL document of step-definitions/ (the webhook
+ * retries' JSON file, the job pipeline's definition built from the step-type
+ * catalogue), deployed as the very text the local runtime runs under
  * aws-local-stepfunctions, so CDK must not rebuild the definition in code.
  * Function ARNs enter through definitionSubstitutions (`${IngestFunctionArn}`),
  * which CloudFormation fills in at deploy time, leaving the document untouched.
@@ -32,8 +33,8 @@ export function workersInAsl(aslText: string): WorkerId[] {
 export const readAsl = (repoRelativePath: string): string => readFileSync(repoPath(repoRelativePath), 'utf8');
 
 export interface AslStateMachineProps {
-  /** ASL document relative to the repository root. */
-  aslFile: string;
+  /** The ASL document's text, with `${<Key>FunctionArn}` placeholders. */
+  definition: string;
   /** The function for each worker the document invokes. */
   functions: Partial<Record<WorkerId, IFunction>>;
   /** A fixed name, when others must know the ARN before the machine exists. */
@@ -44,17 +45,17 @@ export interface AslStateMachineProps {
 
 export class AslStateMachine extends Construct {
   readonly stateMachine: StateMachine;
-  /** The document as read from the file. */
+  /** The document as deployed, before substitution. */
   readonly definition: string;
 
   constructor(scope: Construct, id: string, props: AslStateMachineProps) {
     super(scope, id);
-    this.definition = readAsl(props.aslFile);
+    this.definition = props.definition;
     const substitutions: Record<string, string> = {};
     const invoked: IFunction[] = [];
     for (const workerId of workersInAsl(this.definition)) {
       const fn = props.functions[workerId];
-      if (!fn) throw new Error(`${props.aslFile} invokes ${workerId} but no function was given for it`);
+      if (!fn) throw new Error(`The ${id} state machine invokes ${workerId} but no function was given for it`);
       substitutions[ASL_PLACEHOLDER(WORKERS[workerId])] = fn.functionArn;
       invoked.push(fn);
     }

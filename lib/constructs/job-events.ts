@@ -18,8 +18,8 @@ import { Construct } from 'constructs';
 import { JOB_TERMINAL_PATTERN } from '../../step-definitions/events';
 import { WORKERS } from '../../step-definitions/workers';
 import type { EntryResolver } from '../paths';
-import { AslStateMachine } from './asl-state-machine';
-import { HouseFunction, workerFunctionProps } from './house-function';
+import { AslStateMachine, readAsl } from './asl-state-machine';
+import { ProoflineNodejsFunction, workerFunctionProps } from './proofline-nodejs-function';
 import type { Storage } from './storage';
 
 export const WEBHOOK_RETRIES_ASL = 'step-definitions/webhook-retries.asl.json';
@@ -37,7 +37,7 @@ export const webhookStateMachineName = (stackName: string): string => `${stackNa
 
 export class JobEvents extends Construct {
   readonly bus: EventBus;
-  readonly webhookCaller: HouseFunction;
+  readonly webhookCaller: ProoflineNodejsFunction;
   readonly webhookStateMachine: StateMachine;
   readonly terminalRule: Rule;
 
@@ -57,7 +57,7 @@ export class JobEvents extends Construct {
     });
 
     const spec = WORKERS.webhookCaller;
-    this.webhookCaller = new HouseFunction(this, `${spec.key}Function`, {
+    this.webhookCaller = new ProoflineNodejsFunction(this, `${spec.key}Function`, {
       ...workerFunctionProps(spec),
       logRetention: props.logRetention,
       resolveEntry: props.resolveEntry,
@@ -75,7 +75,7 @@ export class JobEvents extends Construct {
     StateMachine.fromStateMachineName(this, 'WebhookRetriesByName', machineName).grantStartExecution(this.webhookCaller);
 
     this.webhookStateMachine = new AslStateMachine(this, 'WebhookRetries', {
-      aslFile: WEBHOOK_RETRIES_ASL,
+      definition: readAsl(WEBHOOK_RETRIES_ASL),
       functions: { webhookCaller: this.webhookCaller },
       stateMachineName: machineName,
       logRetention: props.logRetention,

@@ -1,6 +1,6 @@
 /**
- * The job pipeline: one Lambda per worker that step-definitions/job-pipeline.asl.json
- * invokes (ingest, the step workers, the failure recorder, the finaliser) and the
+ * The job pipeline: one Lambda per worker that the job pipeline's definition
+ * (step-definitions/job-pipeline.ts) invokes (ingest, the step workers, the failure recorder, the finaliser) and the
  * state machine itself, plus a safety net so no job can stay `running` for ever:
  * when an execution fails or times out as a whole (Finalise itself gave up, or
  * the 6-hour limit), an EventBridge rule invokes the finaliser with the
@@ -13,14 +13,11 @@ import type { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { WORKERS, type WorkerId } from '../../step-definitions/workers';
 import type { EntryResolver } from '../paths';
-import { AslStateMachine, readAsl, workersInAsl } from './asl-state-machine';
-import { HouseFunction, workerFunctionProps } from './house-function';
+import { jobPipelineAsl } from '../../step-definitions/job-pipeline';
+import { AslStateMachine, workersInAsl } from './asl-state-machine';
+import { ProoflineNodejsFunction, workerFunctionProps } from './proofline-nodejs-function';
 import type { Storage } from './storage';
 
-export const JOB_PIPELINE_ASL = 'step-definitions/job-pipeline.asl.json';
-
-/** Workers that write files (sources, fixed PDFs, reports, images); the rest only read them. */
-const WRITES_FILES: ReadonlySet<WorkerId> = new Set(['ingest', 'preflight', 'autofix', 'validate', 'previews']);
 
 export interface PipelineProps {
   storage: Storage;
@@ -31,7 +28,7 @@ export interface PipelineProps {
 }
 
 export class Pipeline extends Construct {
-  readonly functions: Partial<Record<WorkerId, HouseFunction>> = {};
+  readonly functions: Partial<Record<WorkerId, ProoflineNodejsFunction>> = {};
   readonly stateMachine: StateMachine;
   readonly abandonedExecutionRule: Rule;
 
@@ -39,9 +36,10 @@ export class Pipeline extends Construct {
     super(scope, id);
     const { bucket, table } = props.storage;
 
-    for (const workerId of workersInAsl(readAsl(JOB_PIPELINE_ASL))) {
+    const definition = jobPipelineAsl();
+    for (const workerId of workersInAsl(definition)) {
       const spec = WORKERS[workerId];
-      const fn = new HouseFunction(this, `${spec.key}Function`, {
+      const fn = new ProoflineNodejsFunction(this, `${spec.key}Function`, {
         ...workerFunctionProps(spec),
         logRetention: props.logRetention,
         resolveEntry: props.resolveEntry,
@@ -53,18 +51,19 @@ export class Pipeline extends Construct {
         },
       });
       table.grantReadWriteData(fn);
-      if (WRITES_FILES.has(workerId)) bucket.grantReadWrite(fn);
+      // Workers that write files (sources, fixed PDFs, reports, images); the rest only read them.
+      if (spec.writesFiles) bucket.grantReadWrite(fn);
       else bucket.grantRead(fn);
       this.functions[workerId] = fn;
     }
 
     const finalise = this.functions.finalise;
-    if (!finalise) throw new Error(`${JOB_PIPELINE_ASL} no longer invokes the finaliser`);
+    if (!finalise) throw new Error('The job pipeline no longer invokes the finaliser');
     finalise.addEnvironment('EVENT_BUS_NAME', props.eventBus.eventBusName);
     props.eventBus.grantPutEventsTo(finalise);
 
     this.stateMachine = new AslStateMachine(this, 'JobPipeline', {
-      aslFile: JOB_PIPELINE_ASL,
+      definition,
       functions: this.functions,
       logRetention: props.logRetention,
     }).stateMachine;

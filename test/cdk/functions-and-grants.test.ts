@@ -1,6 +1,6 @@
 /**
  * The Lambda functions and their IAM grants as synthesized (bundling skipped,
- * one synth for the file): house defaults, sizes from the spec tables,
+ * one synth for the file): the Lambda defaults, sizes from the spec tables,
  * environment, and least-privilege permissions.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

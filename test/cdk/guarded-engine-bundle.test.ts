@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { HouseFunction, workerFunctionProps } from '../../lib/constructs/house-function';
+import { ProoflineNodejsFunction, workerFunctionProps } from '../../lib/constructs/proofline-nodejs-function';
 import { WORKERS } from '../../step-definitions/workers';
 import { buildPdf } from '../support/pdf-fixtures';
 import { manyPages } from '../unit/engine/guard/hostile-pdfs';
@@ -15,7 +15,7 @@ import { CDK_CONTEXT, TEST_ENV } from './support/synth';
 
 /**
  * The preflight and validate functions bundled exactly as the stack bundles
- * them (their WorkerSpecs through HouseFunction: one index.mjs, sharp beside
+ * them (their WorkerSpecs through ProoflineNodejsFunction: one index.mjs, sharp beside
  * it), then run from a copy outside the repository. Both engines run in a
  * guarded thread, and in a bundle that thread must start from the bundle
  * itself: nothing else of the source tree is in the asset.
@@ -31,9 +31,9 @@ beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'proofline-guarded-run-'));
   const app = new App({ outdir, context: CDK_CONTEXT });
   const stack = new Stack(app, 'GuardedPreflightBundle', { env: TEST_ENV });
-  const fn = new HouseFunction(stack, 'Preflight', workerFunctionProps(WORKERS.preflight));
-  const validateFn = new HouseFunction(stack, 'Validate', workerFunctionProps(WORKERS.validate));
-  const previewsFn = new HouseFunction(stack, 'Previews', workerFunctionProps(WORKERS.previews));
+  const fn = new ProoflineNodejsFunction(stack, 'Preflight', workerFunctionProps(WORKERS.preflight));
+  const validateFn = new ProoflineNodejsFunction(stack, 'Validate', workerFunctionProps(WORKERS.validate));
+  const previewsFn = new ProoflineNodejsFunction(stack, 'Previews', workerFunctionProps(WORKERS.previews));
   const template = Template.fromStack(stack);
   app.synth();
   bundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(fn.node.defaultChild as never)), join(scratch, 'bundle'));

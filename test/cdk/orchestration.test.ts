@@ -9,6 +9,7 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { JOB_TERMINAL_PATTERN } from '../../step-definitions/events';
 import { ASL_PLACEHOLDER, WORKERS, type WorkerId } from '../../step-definitions/workers';
 import { repoPath } from '../../lib/paths';
+import { jobPipelineAsl } from '../../step-definitions/job-pipeline';
 import { synthProofline } from './support/synth';
 import {
   functionIdByEntry,
@@ -30,8 +31,8 @@ beforeAll(() => {
 });
 
 const MACHINES = [
-  { name: 'job pipeline', file: 'step-definitions/job-pipeline.asl.json', idPrefix: 'PipelineJobPipeline' },
-  { name: 'webhook retries', file: 'step-definitions/webhook-retries.asl.json', idPrefix: 'EventsWebhookRetries' },
+  { name: 'job pipeline', text: jobPipelineAsl(), idPrefix: 'PipelineJobPipeline' },
+  { name: 'webhook retries', text: readFileSync(repoPath('step-definitions/webhook-retries.asl.json'), 'utf8'), idPrefix: 'EventsWebhookRetries' },
 ] as const;
 
 function machine(idPrefix: string): CfnResource {
@@ -53,9 +54,9 @@ function deployedDefinition(m: CfnResource): string {
   });
 }
 
-/** What the local runtime does: the same file with each worker's placeholder replaced. */
-function localDefinition(file: string): string {
-  let text = readFileSync(repoPath(file), 'utf8');
+/** What the local runtime does: the same document with each worker's placeholder replaced. */
+function localDefinition(document: string): string {
+  let text = document;
   for (const spec of Object.values(WORKERS)) {
     text = text.replaceAll(`\${${ASL_PLACEHOLDER(spec)}}`, lambdaArn(functionIdByEntry(template, spec.entry)));
   }
@@ -71,13 +72,13 @@ function taskStates(states: Record<string, AslState>): [string, AslState][] {
   ]);
 }
 
-describe.each(MACHINES)('the $name state machine', ({ file, idPrefix }) => {
-  it('is deployed from the ASL file verbatim', () => {
-    expect(machine(idPrefix).Properties.DefinitionString).toBe(readFileSync(repoPath(file), 'utf8'));
+describe.each(MACHINES)('the $name state machine', ({ text: document, idPrefix }) => {
+  it('is deployed from its ASL document verbatim', () => {
+    expect(machine(idPrefix).Properties.DefinitionString).toBe(document);
   });
 
-  it('substitutes exactly the placeholders the file uses, each with a function ARN', () => {
-    const text = readFileSync(repoPath(file), 'utf8');
+  it('substitutes exactly the placeholders the document uses, each with a function ARN', () => {
+    const text = document;
     const placeholders = [...new Set([...text.matchAll(/\$\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]))].sort();
     const substitutions = machine(idPrefix).Properties.DefinitionSubstitutions as Record<string, unknown>;
     expect(Object.keys(substitutions).sort()).toEqual(placeholders);
@@ -85,7 +86,7 @@ describe.each(MACHINES)('the $name state machine', ({ file, idPrefix }) => {
   });
 
   it('once CloudFormation substitutes, is the same document the local runtime runs', () => {
-    expect(JSON.parse(deployedDefinition(machine(idPrefix)))).toEqual(JSON.parse(localDefinition(file)));
+    expect(JSON.parse(deployedDefinition(machine(idPrefix)))).toEqual(JSON.parse(localDefinition(document)));
   });
 
   it('invokes, from each Task state, the function of the worker that state belongs to', () => {

@@ -10,7 +10,6 @@
  *   afterAll(() => t.stop());
  */
 import { randomBytes } from 'node:crypto';
-import type { Services } from '../../lambdas/platform/services';
 import { loadConfig, type RuntimeConfig } from '../../lambdas/platform/config';
 import type {
   Clock,
@@ -20,6 +19,7 @@ import type {
   PipelineInput,
   WebhookRetryInput,
   WebhookScheduler,
+  Services,
 } from '../../lambdas/domain/ports';
 import { createAwsServices, createDynamoDocumentClient, createS3Client, provisionBucket, provisionTable } from '../../lambdas/adapters/aws';
 import { startDynalite } from './dynalite';

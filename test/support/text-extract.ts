@@ -1,8 +1,8 @@
 /**
  * The text a reader or a search index gets out of a PDF: pdfjs's text content
- * of the first pages, as one string per page. Autofix must keep it (issue 6:
- * "its text stays extractable"); the tests and `npm run bench:autofix` compare
- * it before and after.
+ * of the first pages, as one string per page. Autofix must keep it (its text
+ * stays extractable); the tests and `npm run bench:autofix` compare it before
+ * and after.
  */
 import { readFile } from 'node:fs/promises';
 import { openForRendering } from '../../lambdas/engine/previews/pdfjs';

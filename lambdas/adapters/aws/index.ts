@@ -5,9 +5,8 @@
  * endpoints pointing at dynalite and s3rver and swaps in its own orchestrator,
  * scheduler and event bus.
  */
-import type { Services } from '../../platform/services';
 import type { RuntimeConfig } from '../../platform/config';
-import type { Clock } from '../../domain/ports';
+import type { Clock, Services } from '../../domain/ports';
 import { systemClock, ulidIdSource } from '../../domain/ids';
 import { createDynamoDocumentClient } from './dynamo-client';
 import { createDynamoJobStore } from './dynamo-job-store';

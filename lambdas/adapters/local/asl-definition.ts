@@ -1,6 +1,6 @@
 /**
- * Turns the state machine documents in step-definitions/ into runnable local
- * machines the way deployment does: CDK passes the file's text through
+ * Turns the state machine documents of step-definitions/ into runnable local
+ * machines the way deployment does: CDK passes the document's text through
  * CloudFormation Fn::Sub with one `<Key>FunctionArn` substitution per worker, so
  * every `${<Key>FunctionArn}` becomes that function's ARN and a placeholder with
  * no substitution fails the deployment. The local runtime does exactly that with
@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { jobPipelineAsl } from '../../../step-definitions/job-pipeline';
 import { ASL_PLACEHOLDER, WORKERS, type WorkerId } from '../../../step-definitions/workers';
 
 export type AslDocument = 'job-pipeline' | 'webhook-retries';
@@ -27,7 +28,9 @@ export const localStateMachineArn = (name: string): string =>
 export const localExecutionArn = (machine: string, executionName: string): string =>
   `arn:aws:states:${LOCAL_REGION}:${LOCAL_ACCOUNT}:execution:proofline-local-${machine}:${executionName}`;
 
+/** The document's text as deployed, before substitution (the job pipeline's is built from the catalogue). */
 export function readAslDocument(name: AslDocument): string {
+  if (name === 'job-pipeline') return jobPipelineAsl();
   return readFileSync(fileURLToPath(new URL(`../../../step-definitions/${name}.asl.json`, import.meta.url)), 'utf8');
 }
 

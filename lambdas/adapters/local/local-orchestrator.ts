@@ -1,8 +1,8 @@
 /**
  * The Orchestrator port over aws-local-stepfunctions: each job runs the real
- * job-pipeline.asl.json in-process, its Task states calling the workers through
- * an invoker (worker threads for the heavy steps, the main thread for the light
- * ones; see local/worker-invoker). Executions are named after the job, as the
+ * job pipeline definition (step-definitions/job-pipeline.ts) in-process, its
+ * Task states calling the workers through an invoker (worker threads for the
+ * heavy steps, the main thread for the light ones; see local/worker-invoker). Executions are named after the job, as the
  * cloud orchestrator names them, so starting a job twice while it runs returns
  * the same execution.
  *
@@ -19,7 +19,7 @@ import { loadLocalDefinition, localExecutionArn, localStateMachineArn, taskHandl
 
 export interface LocalOrchestratorOptions {
   invoke: WorkerInvoker;
-  /** The parsed, substituted definition; defaults to job-pipeline.asl.json. Tests pass broken ones. */
+  /** The parsed, substituted definition; defaults to the job pipeline's. Tests pass broken ones. */
   definition?: () => Record<string, unknown>;
   log?: (message: string, error?: unknown) => void;
 }

@@ -6,8 +6,9 @@
  * middy runs `before` in this order and `after`/`onError` in reverse, so errors
  * become responses first (http-errors), idempotency then keeps or releases its
  * claim seeing the final status, and the request id is stamped last on whatever
- * goes out. Handlers: `middy(core).use(apiMiddleware({ ... }))`; the public
- * routes use publicMiddleware (request id and errors only).
+ * goes out. Handlers: `middy(core).use(apiMiddleware())`, or
+ * `apiMiddleware({ post: true })`; the public routes use publicMiddleware
+ * (request id and errors only).
  */
 import type { MiddlewareObj } from '@middy/core';
 import { services } from '../../platform/services';
@@ -19,13 +20,15 @@ import { jsonBody } from './json-body';
 import { requestId } from './request-id';
 
 export interface RouteMiddlewareOptions {
-  /** The route needs a key: every route but health and openapi, which use publicMiddleware. */
-  auth: true;
   /** POST routes: JSON body and Idempotency-Key. */
   post?: boolean;
 }
 
-export function apiMiddleware(options: RouteMiddlewareOptions): MiddlewareObj<ApiEvent, ApiResult>[] {
+/**
+ * For the routes behind the authoriser (routes.ts says which: `auth: true`);
+ * the caller middleware refuses a request that did not pass it.
+ */
+export function apiMiddleware(options: RouteMiddlewareOptions = {}): MiddlewareObj<ApiEvent, ApiResult>[] {
   const stack: MiddlewareObj<ApiEvent, ApiResult>[] = [requestId(), caller()];
   if (options.post) {
     stack.push(jsonBody({ maxBodyBytes: () => services().config.maxBodyBytes }));

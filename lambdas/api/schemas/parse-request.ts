@@ -1,6 +1,6 @@
 /**
  * How handlers parse their input: with the zod schema of the route, keeping
- * each issue's input so the error can say "is required" for an absent field
+ * each zod issue's input so the error can say "is required" for an absent field
  * whatever its type (an enum reports a missing value like a wrong one). The
  * input never reaches the response; the http-errors middleware reads only
  * the path and the kind of problem.

@@ -5,7 +5,7 @@
  */
 import type { StepRecord } from '../model';
 import type { BlobStore } from '../ports';
-import { loadStepResult } from '../step-results';
+import { loadStepResult } from '../load-step-result';
 
 export async function loadStepResultOrNull(step: StepRecord, blobs: BlobStore): Promise<unknown | null> {
   try {

@@ -2,7 +2,7 @@
  * Our side of the previews speed bench, run the way the previews Lambda runs
  * it: the engine bundled by esbuild with the settings the CDK bundling uses
  * (ESM, minified, source maps on, native modules external, the same banner;
- * lib/constructs/house-function.ts) and started with plain node and
+ * lib/constructs/proofline-nodejs-function.ts) and started with plain node and
  * --enable-source-maps, in a child process of its own, whose render threads
  * start from that bundle (render-pool.ts). Its peak RSS is the engine's.
  *
@@ -18,7 +18,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { ESM_REQUIRE_BANNER } from '../../../lib/constructs/house-function';
+import { ESM_REQUIRE_BANNER } from '../../../lib/constructs/proofline-nodejs-function';
 import type { SpeedAnswer, SpeedRequest } from './previews-speed-child';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');

@@ -4,7 +4,8 @@ import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { useWorkerServices } from './support/worker-services';
 import { handler as preflight } from '../../../lambdas/steps/preflight';
 import { handler as autofix } from '../../../lambdas/steps/autofix';
-import { loadStepResult, type AutofixStepResult, type PreflightReportLike } from '../../../lambdas/domain/step-results';
+import { loadStepResult } from '../../../lambdas/domain/load-step-result';
+import type { AutofixStepResult, PreflightReportLike } from '../../../lambdas/domain/step-results';
 import { buildPdf } from '../../support/pdf-fixtures';
 import { createTestJob, reload, stepEvent, taskView } from './support/job-fixture';
 

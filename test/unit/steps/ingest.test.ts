@@ -2,7 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { setServices, type Services } from '../../../lambdas/platform/services';
+import { setServices } from '../../../lambdas/platform/services';
+import type { Services } from '../../../lambdas/domain/ports';
 import { startTestServices, type TestServices } from '../../support/test-services';
 import { handler as ingest } from '../../../lambdas/steps/ingest';
 import { jobPrefix, sourceKey, uploadKey } from '../../../lambdas/domain/blob-keys';

@@ -1,6 +1,6 @@
 /**
  * The workers as the job pipeline runs them: the real state machine definition
- * (step-definitions/job-pipeline.asl.json) under aws-local-stepfunctions, with
+ * (step-definitions/job-pipeline.ts) under aws-local-stepfunctions, with
  * each Task state handled by the worker that CDK wires to it. This pins the
  * contract between the ASL and the workers: ingest's `{ ok }`, a thrown step
  * reaching StepFailed, RecordFailure's input, Finalise always ending the job.
@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { setServices } from '../../../lambdas/platform/services';
 import { startTestServices, type TestServices } from '../../support/test-services';
 import { WORKERS } from '../../../step-definitions/workers';
+import { jobPipelineAsl } from '../../../step-definitions/job-pipeline';
 import type { PipelineInput } from '../../../lambdas/domain/ports';
 import type { JobGraph } from '../../../lambdas/domain/model';
 import { handler as ingest } from '../../../lambdas/steps/ingest';
@@ -23,11 +23,12 @@ import { handler as previews } from '../../../lambdas/steps/previews';
 import { handler as recordFailure } from '../../../lambdas/steps/record-failure';
 import { handler as finalise } from '../../../lambdas/steps/finalise';
 import { runStep, type StepInvocation, type StepWorker } from '../../../lambdas/steps/step-runner';
-import { loadStepResult, type PreflightReportLike } from '../../../lambdas/domain/step-results';
+import { loadStepResult } from '../../../lambdas/domain/load-step-result';
+import type { PreflightReportLike } from '../../../lambdas/domain/step-results';
 import { buildPdf, pngBytes } from '../../support/pdf-fixtures';
 import { createTestJob, reload, taskView } from './support/job-fixture';
 
-const definitionText = readFileSync(new URL('../../../step-definitions/job-pipeline.asl.json', import.meta.url), 'utf8');
+const definitionText = jobPipelineAsl();
 const definition = JSON.parse(
   definitionText.replace(/\$\{(\w+)FunctionArn\}/g, (_m, key: string) => `arn:aws:lambda:us-east-1:000000000000:function:proofline-local-${key}`),
 );

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { useWorkerServices } from './support/worker-services';
 import { handler as preflight } from '../../../lambdas/steps/preflight';
-import { loadStepResult, type PreflightReportLike } from '../../../lambdas/domain/step-results';
+import { loadStepResult } from '../../../lambdas/domain/load-step-result';
+import type { PreflightReportLike } from '../../../lambdas/domain/step-results';
 import { buildPdf, garbageAfterHeader, pngBytes } from '../../support/pdf-fixtures';
 import { createTestJob, reload, stepEvent, taskView } from './support/job-fixture';
 

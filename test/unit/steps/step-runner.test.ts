@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { useWorkerServices } from './support/worker-services';
 import { runStep, type StepWorkInput, type StepWorker } from '../../../lambdas/steps/step-runner';
 import { handler as recordFailure } from '../../../lambdas/steps/record-failure';
-import { loadStepResult } from '../../../lambdas/domain/step-results';
+import { loadStepResult } from '../../../lambdas/domain/load-step-result';
 import { EARLIER_STEP_FAILED } from '../../../lambdas/steps/task-records';
 import { UnprocessableFileError } from '../../../lambdas/domain/errors';
 import { jobPrefix } from '../../../lambdas/domain/blob-keys';

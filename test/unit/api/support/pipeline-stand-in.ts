@@ -8,7 +8,7 @@ import { sourceKey, stepOutputKey } from '../../../../lambdas/domain/blob-keys';
 import { iso } from '../../../../lambdas/domain/ids';
 import type { CheckVerdict, StepRecord, StoredArtifact, TaskRecord } from '../../../../lambdas/domain/model';
 import { canProceed, jobOutcome, jobStatus, taskOutcome } from '../../../../lambdas/domain/outcomes';
-import type { Services } from '../../../../lambdas/platform/services';
+import type { Services } from '../../../../lambdas/domain/ports';
 
 export interface StandInOptions {
   /** The verdict of every check step (default pass). */

@@ -17,7 +17,7 @@ import type {
   StoredArtifact,
   TaskRecord,
 } from '../../../../lambdas/domain/model';
-import type { Services } from '../../../../lambdas/platform/services';
+import type { Services } from '../../../../lambdas/domain/ports';
 import { sourceKey } from '../../../../lambdas/domain/blob-keys';
 import { iso } from '../../../../lambdas/domain/ids';
 import type { StepInvocation } from '../../../../lambdas/steps/step-runner';

@@ -4,7 +4,7 @@
  * webhook secret. What the webhook caller reads, nothing more.
  */
 import type { JobRecord, StepRecord, TaskRecord, WebhookTarget } from '../../../../lambdas/domain/model';
-import type { Services } from '../../../../lambdas/platform/services';
+import type { Services } from '../../../../lambdas/domain/ports';
 import { iso } from '../../../../lambdas/domain/ids';
 import { issueKey } from '../../../../lambdas/domain/keys';
 

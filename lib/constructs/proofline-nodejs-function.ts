@@ -1,7 +1,8 @@
 /**
- * The one place our Lambda defaults live. Every route handler, the authoriser
- * and every pipeline/webhook worker is a HouseFunction, so runtime, architecture,
- * tracing, logging and bundling never drift between functions.
+ * A NodejsFunction with Proofline's Lambda defaults, the one place they live.
+ * Every route handler, the authoriser and every pipeline/webhook worker is one,
+ * so runtime, architecture, tracing, logging and bundling never drift between
+ * functions.
  *
  * - nodejs22.x on ARM64 (Graviton), X-Ray active tracing, JSON logs kept a month.
  * - ESM output (index.mjs): file-type and other dependencies are ESM-only. The
@@ -27,8 +28,8 @@ import {
   type RuntimeFiles,
 } from '../bundling/runtime-files';
 
-export const HOUSE_RUNTIME = Runtime.NODEJS_22_X;
-export const HOUSE_ARCHITECTURE = Architecture.ARM_64;
+export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
+export const LAMBDA_ARCHITECTURE = Architecture.ARM_64;
 
 /** Makes CommonJS globals exist in the ESM bundle. */
 export const ESM_REQUIRE_BANNER = [
@@ -40,7 +41,7 @@ export const ESM_REQUIRE_BANNER = [
   'const __dirname = __plDirname(__filename);',
 ].join(' ');
 
-export interface HouseFunctionProps {
+export interface ProoflineNodejsFunctionProps {
   /** Handler module relative to the repository root (`lambdas/api/health.ts`); it exports `handler`. */
   entry: string;
   memoryMb: number;
@@ -58,7 +59,7 @@ export interface HouseFunctionProps {
 }
 
 /** The props a pipeline or webhook worker takes from its WorkerSpec (step-definitions/workers.ts). */
-export function workerFunctionProps(spec: WorkerSpec): Pick<HouseFunctionProps, 'entry' | 'memoryMb' | 'timeoutSeconds' | 'ephemeralStorageMb' | 'runtimeFiles'> {
+export function workerFunctionProps(spec: WorkerSpec): Pick<ProoflineNodejsFunctionProps, 'entry' | 'memoryMb' | 'timeoutSeconds' | 'ephemeralStorageMb' | 'runtimeFiles'> {
   return {
     entry: spec.entry,
     memoryMb: spec.memoryMb,
@@ -68,8 +69,8 @@ export function workerFunctionProps(spec: WorkerSpec): Pick<HouseFunctionProps, 
   };
 }
 
-export class HouseFunction extends NodejsFunction {
-  constructor(scope: Construct, id: string, props: HouseFunctionProps) {
+export class ProoflineNodejsFunction extends NodejsFunction {
+  constructor(scope: Construct, id: string, props: ProoflineNodejsFunctionProps) {
     const runtimeFiles: RuntimeFiles = {
       nativeModules: props.runtimeFiles?.nativeModules ?? [],
       assets: props.runtimeFiles?.assets ?? [],
@@ -90,8 +91,8 @@ export class HouseFunction extends NodejsFunction {
       projectRoot: REPO_ROOT,
       depsLockFilePath: LOCK_FILE,
       description: props.description ?? props.entry,
-      runtime: HOUSE_RUNTIME,
-      architecture: HOUSE_ARCHITECTURE,
+      runtime: LAMBDA_RUNTIME,
+      architecture: LAMBDA_ARCHITECTURE,
       tracing: Tracing.ACTIVE,
       memorySize: props.memoryMb,
       timeout: Duration.seconds(props.timeoutSeconds),

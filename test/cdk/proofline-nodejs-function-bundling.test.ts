@@ -6,31 +6,31 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { HouseFunction } from '../../lib/constructs/house-function';
+import { ProoflineNodejsFunction } from '../../lib/constructs/proofline-nodejs-function';
 import { repoPath } from '../../lib/paths';
 import { assetDirOf, EM_AARCH64, elfHeader, nativeBinaries } from './support/bundle-files';
 import { CDK_CONTEXT, TEST_ENV } from './support/synth';
 
 /**
- * The house bundling settings on their own, with fixture handlers, so they are
+ * The bundling settings of ProoflineNodejsFunction on their own, with fixture handlers, so they are
  * proven whatever state the service's handlers are in.
  */
 let outdir: string;
 let template: Template;
 let stack: Stack;
-let esmFn: HouseFunction;
-let nativeFn: HouseFunction;
+let esmFn: ProoflineNodejsFunction;
+let nativeFn: ProoflineNodejsFunction;
 
 beforeAll(() => {
-  outdir = mkdtempSync(join(tmpdir(), 'proofline-house-fn-'));
+  outdir = mkdtempSync(join(tmpdir(), 'proofline-nodejs-fn-'));
   const app = new App({ outdir, context: CDK_CONTEXT });
-  stack = new Stack(app, 'HouseFunctionBundling', { env: TEST_ENV });
-  esmFn = new HouseFunction(stack, 'Esm', {
+  stack = new Stack(app, 'ProoflineNodejsFunctionBundling', { env: TEST_ENV });
+  esmFn = new ProoflineNodejsFunction(stack, 'Esm', {
     entry: 'test/cdk/fixtures/esm-runtime-handler.ts',
     memoryMb: 256,
     timeoutSeconds: 5,
   });
-  nativeFn = new HouseFunction(stack, 'Native', {
+  nativeFn = new ProoflineNodejsFunction(stack, 'Native', {
     entry: 'test/cdk/fixtures/native-module-handler.ts',
     memoryMb: 256,
     timeoutSeconds: 5,
@@ -44,9 +44,9 @@ afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
-const idOf = (fn: HouseFunction): string => stack.getLogicalId(fn.node.defaultChild as never);
+const idOf = (fn: ProoflineNodejsFunction): string => stack.getLogicalId(fn.node.defaultChild as never);
 
-describe('a house function bundle', () => {
+describe('a Proofline Nodejs function bundle', () => {
   it('is one ES module, index.mjs, opening with the require banner, with its source map beside it', () => {
     const dir = assetDirOf(outdir, template, idOf(esmFn));
     const code = readFileSync(join(dir, 'index.mjs'), 'utf8');

@@ -44,8 +44,8 @@
 import { PDFDict, PDFRef, type PDFDocument } from '@cantoo/pdf-lib';
 import { formFieldDicts } from '../../core/form-fields';
 import { getName, has, name, resolve } from '../../core/pdf-objects';
-import { NS } from '../../validate/metadata/schemas';
-import type { XmpPacket } from '../../validate/metadata/xmp-model';
+import { NS } from '../../core/xmp/schemas';
+import type { XmpPacket } from '../../core/xmp/xmp-model';
 import { inheritedFieldType } from '../../validate/interactive/annotations';
 import { pdfaLevelName, pdfaLevelProblem } from '../../fix-catalogue/standards';
 import type { FileHeader } from '../../core/file-header';

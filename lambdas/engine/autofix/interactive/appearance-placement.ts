@@ -147,7 +147,7 @@ export class PageDrawer {
   private ownResources(): PDFDict {
     if (this.resources) return this.resources;
     const ctx = this.doc.context;
-    const current = inheritedResources(ctx, this.page);
+    const current = inheritedResources(this.page);
     const copy = current ? current.clone(ctx) : ctx.obj({});
     this.page.set(name('Resources'), copy);
     this.resources = copy;

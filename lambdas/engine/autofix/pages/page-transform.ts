@@ -103,7 +103,7 @@ export function transformPage(context: PDFContext, page: PDFDict, m: Matrix, tur
  * CTM), so the page gets copies in its own Resources.
  */
 function transformPatterns(context: PDFContext, page: PDFDict, m: Matrix): void {
-  const resources = inheritedResources(context, page);
+  const resources = inheritedResources(page);
   const patterns = getDict(resources, 'Pattern');
   if (!resources || !patterns || patterns.entries().length === 0) return;
   const copy = context.obj({}) as PDFDict;

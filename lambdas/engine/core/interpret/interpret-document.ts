@@ -46,7 +46,7 @@ function interpretWith(run: DocumentRun, node: PDFDict, pageNo: number): PageInv
   try {
     if (Date.now() > run.deadline) throw new InterpretStop('time', 'the time budget for reading page content ran out');
     if (run.ops >= run.maxOperations) throw new InterpretStop('operations', `more than ${run.maxOperations} content operations in the document`);
-    const resources = inheritedResources(context, node);
+    const resources = inheritedResources(node);
     const group = getDict(node, 'Group');
     if (group && getName(group, 'S') === 'Transparency') {
       const cs = group.get(name('CS'));

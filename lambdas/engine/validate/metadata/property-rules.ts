@@ -10,7 +10,7 @@ import { condition, type Example, type Rule, type RuleOutcome } from '../rule';
 import type { ValidationModel } from '../model';
 import { containerProblems, containers, declaredPropertyType } from '../../core/xmp/extension-schemas';
 import { allPackets, mainPacket, typeContext, type MetadataPacket } from './packet';
-import { isPredefinedNamespace, NS, predefinedType, type Edition } from '../../core/xmp/schemas';
+import { isPredefinedNamespace, type Edition } from '../../core/xmp/schemas';
 import { typeProblem, type TypeContext } from '../../core/xmp/value-types';
 import { qname, type XmpProperty } from '../../core/xmp/xmp-model';
 

@@ -49,15 +49,3 @@ export function appearanceStreams(context: PDFContext, page: PDFDict): PDFStream
   }
   return out;
 }
-
-/** Every font dictionary in a resource dictionary's Font entry. */
-export function fontsOf(context: PDFContext, resources: PDFDict | undefined): PDFDict[] {
-  const out: PDFDict[] = [];
-  const fonts = getDict(resources, 'Font');
-  if (!fonts) return out;
-  for (const [, v] of fonts.entries()) {
-    const f = resolve(context, v);
-    if (f instanceof PDFDict) out.push(f);
-  }
-  return out;
-}

@@ -4,7 +4,7 @@ import { readCidWidths } from '../../../../lambdas/engine/core/cid-widths';
 
 async function wArray(items: unknown[]): Promise<PDFArray> {
   const doc = await PDFDocument.create();
-  return doc.context.obj(items as never) as PDFArray;
+  return doc.context.obj(items as never) as unknown as PDFArray;
 }
 
 describe('readCidWidths', () => {

@@ -15,7 +15,7 @@
  */
 import { PDFArray, PDFDict, PDFNumber, PDFStream, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import { operations } from '../../core/content-lexer';
-import type { Matrix } from '../../core/interpret/inventory';
+import type { Matrix } from '../../core/interpret/types';
 import { IDENTITY, matrixFrom, multiply, transformBox } from '../../core/interpret/matrix';
 import { shortNumber } from '../../core/content-writer';
 import { contentBytes, inheritedResources } from '../../core/page-content';

@@ -16,7 +16,7 @@ import { Encodings, Font, type IFontNames } from '@cantoo/pdf-lib/standard-fonts
 import { describeFont } from '../fonts';
 import { getArray, getDict, getName, getNumber, name, numbersOf, resolve, streamBytes } from '../pdf-objects';
 import { parseEmbeddedCMap, predefinedCodeSpace, TWO_BYTES, type CodeSpace, type EmbeddedCMap } from './code-space';
-import type { Matrix } from './inventory';
+import type { Matrix } from './types';
 import { matrixFrom } from './matrix';
 
 export interface Type3Glyphs {

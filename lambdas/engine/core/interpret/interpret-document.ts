@@ -15,10 +15,10 @@ import { readPageBoxes } from '../page-boxes';
 import { inheritedResources } from '../page-content';
 import { decodeStream, getBool, getDict, getName, name, resolvedItems } from '../pdf-objects';
 import { paintAnnotations } from './annotations';
-import { DocumentRun, InterpretStop } from './document-run';
+import { DocumentRun, InterpretStop, type InterpretOptions } from './document-run';
 import { Executor, isStrictInterpretation } from './executor';
 import { GraphicsState } from './graphics-state';
-import type { InterpretOptions, Matrix, PageInventory } from './inventory';
+import type { Matrix, PageInventory } from './types';
 import { IDENTITY } from './matrix';
 
 /** Every page of the document, in order. */

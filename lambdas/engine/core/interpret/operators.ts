@@ -13,7 +13,7 @@ import type { Executor } from './executor';
 import { applyExtGState, readExtGState } from './ext-gstate';
 import { showText } from './text-show';
 import { doXObject, inlineImage, runSoftMask } from './xobjects';
-import type { Matrix } from './inventory';
+import type { Matrix } from './types';
 
 export interface Operator {
   /** Operands required (the last `args` are used when `numbers`). */

@@ -22,7 +22,7 @@ import type {
   StrokeGroup,
   TextGroup,
   TransparencyUse,
-} from './inventory';
+} from './types';
 import { extend, union } from './matrix';
 
 /** Painted areas kept by coverage, and white overprinting areas kept besides them. */

@@ -9,7 +9,7 @@
  * same object, so the collector groups by identity and a page of black text
  * builds one paint, not one per text run.
  */
-import type { ColourSpaceInfo, Inks, PaintSummary } from './inventory';
+import type { ColourSpaceInfo, Inks, PaintSummary } from './types';
 import { indexedLookup } from './colour-space-info';
 
 const PROCESS: Record<string, 'c' | 'm' | 'y' | 'k'> = { Cyan: 'c', Magenta: 'm', Yellow: 'y', Black: 'k' };

@@ -10,7 +10,7 @@ import { PDFDict, PDFStream, type PDFObject } from '@cantoo/pdf-lib';
 import { getArray, getDict, getNumber, name, numbersOf, resolve } from '../pdf-objects';
 import type { Executor } from './executor';
 import { GraphicsState } from './graphics-state';
-import type { ColourSpaceInfo, Matrix, PaintSummary } from './inventory';
+import type { ColourSpaceInfo, Matrix, PaintSummary } from './types';
 import { IDENTITY, matrixFrom, multiply } from './matrix';
 import { idOf } from './page-collector';
 import { inksOf } from './paint';

@@ -12,7 +12,7 @@ import type { Rect } from '../page-boxes';
 import { cidOf, readCode, TWO_BYTES } from './code-space';
 import type { Executor } from './executor';
 import type { FontMetrics } from './font-metrics';
-import type { Matrix, TextGroup } from './inventory';
+import type { Matrix, TextGroup } from './types';
 import { multiply, transformBox, verticalScale } from './matrix';
 
 const code = { code: 0, length: 0 };

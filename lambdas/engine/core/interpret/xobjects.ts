@@ -11,7 +11,7 @@ import { getDict, getName } from '../pdf-objects';
 import type { Executor } from './executor';
 import { GraphicsState } from './graphics-state';
 import { inlineImageFacts, sampledMaxInks, xobjectImageFacts, type ImageFacts } from './images';
-import type { PaintSummary, PlacedImage } from './inventory';
+import type { PaintSummary, PlacedImage } from './types';
 import { idOf } from './page-collector';
 import { transformBox } from './matrix';
 import { softMaskGroup } from './ext-gstate';

@@ -21,9 +21,9 @@
 import { PDFArray, PDFDict, PDFName, PDFStream, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import { isName, type Operand, type Operation, type PdfDictToken } from '../../core/content-lexer';
 import { ColourSpaces } from '../../core/interpret/colour-space-info';
-import type { ColourSpaceInfo } from '../../core/interpret/inventory';
+import type { ColourSpaceInfo } from '../../core/interpret/types';
 import type { ObservedStream } from '../../core/interpret/observer';
-import type { Within } from '../../core/interpret/document-run';
+import type { Within } from '../../core/interpret/types';
 import { inherited, isDict } from '../../core/inherited';
 import { asDict, getBool, getDict, getName, getNumber, name } from '../../core/pdf-objects';
 import type { ContentCollector } from '../content-pass';

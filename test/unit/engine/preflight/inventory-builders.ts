@@ -14,7 +14,7 @@ import type {
   PlacedImage,
   StrokeGroup,
   TextGroup,
-} from '../../../../lambdas/engine/core/interpret/inventory';
+} from '../../../../lambdas/engine/core/interpret/types';
 import type { Rect } from '../../../../lambdas/engine/core/page-boxes';
 import type { InventoryPage } from '../../../../lambdas/engine/preflight/inventory-page';
 import { emptyInventory } from '../../../../lambdas/engine/preflight/inventory-page';

@@ -18,7 +18,7 @@ import type { Frame, Within } from './types';
 import { GraphicsState, initialColour } from './graphics-state';
 import type { ColourSpaceInfo, Matrix, ObjectKind, PaintState, PaintSummary } from './types';
 import { intersectBoxes, IDENTITY, matrixFrom, minScale, multiply, transformBox } from './matrix';
-import type { ObservedStream } from './observer';
+import type { OperatorContext } from './operator-context';
 import { OPERATORS } from './operators';
 import { idOf } from './page-collector';
 import { patternInfo, patternPaint, runTilingPattern } from './patterns';
@@ -35,7 +35,7 @@ export function setStrictInterpretation(on: boolean): void {
 }
 export const isStrictInterpretation = (): boolean => strict;
 
-export class Executor implements ObservedStream {
+export class Executor implements OperatorContext {
   gs: GraphicsState;
   private readonly stack: GraphicsState[] = [];
   private readonly categories = new Map<Category, PDFDict | undefined>();

@@ -1,6 +1,6 @@
 /**
  * Entry points of the content interpreter: a page's inventory (PageInventory,
- * inventory.ts) from its content, the forms, patterns, glyph procedures and
+ * types.ts) from its content, the forms, patterns, glyph procedures and
  * soft masks it paints, and its annotations' appearances.
  *
  * Interpreting never throws for a malformed or hostile file: budgets (content

@@ -1,7 +1,7 @@
 /**
  * A colour, as preflight judges it: the ink it puts down per process and spot
  * colorant, whether that is no ink at all (paper white), how many colorants it
- * uses, rich black, total area coverage. See `Inks` in inventory.ts for the
+ * uses, rich black, total area coverage. See `Inks` in types.ts for the
  * conventions (gray g is K = 1 − g, Separation All is registration, None puts
  * nothing down).
  *

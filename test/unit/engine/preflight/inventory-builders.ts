@@ -1,6 +1,6 @@
 /**
  * Hand-built content inventories for specifying checks: colour spaces, paints
- * and page contents as the interpreter reports them (core/interpret/inventory.ts),
+ * and page contents as the interpreter reports them (core/interpret/types.ts),
  * with only what a test is about spelled out.
  */
 import type {

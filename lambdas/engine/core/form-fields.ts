@@ -30,9 +30,9 @@ export function inheritedFieldEntry(field: PDFDict, key: string): PDFObject | un
   return inherited(field, key, { maxDepth: MAX_FIELD_DEPTH });
 }
 
-/** FT is inheritable (ISO 32000-1 12.7.3.1): a widget merged with its field, or its Parent chain; an FT that is not a name is passed over. */
+/** FT is inheritable (ISO 32000-1 12.7.3.1): a widget merged with its field, or its Parent chain; an FT that is not a name, or the empty name, is passed over. */
 export function inheritedFieldType(field: PDFDict): string | null {
-  const ft = inherited(field, 'FT', { maxDepth: MAX_FIELD_DEPTH, accept: (v): v is PDFName => v instanceof PDFName });
+  const ft = inherited(field, 'FT', { maxDepth: MAX_FIELD_DEPTH, accept: (v): v is PDFName => v instanceof PDFName && v.decodeText() !== '' });
   return ft ? ft.decodeText() : null;
 }
 

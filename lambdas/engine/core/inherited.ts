@@ -10,6 +10,7 @@
  * with; a cap does not change the answer for any chain shorter than it.
  */
 import { PDFDict, PDFName, type PDFObject } from '@cantoo/pdf-lib';
+import { resolve } from './pdf-objects';
 
 export interface InheritedOptions<T extends PDFObject> {
   /** Most dictionaries examined, the starting one included; Infinity to stop only where the chain ends or repeats. */
@@ -17,7 +18,8 @@ export interface InheritedOptions<T extends PDFObject> {
   /**
    * Which values count. An entry of another kind (Resources that is not a
    * dictionary, FT that is not a name) is passed over as if absent, and the
-   * walk goes on up. Without it any value counts, PDFNull included.
+   * walk goes on up. Without it any value counts, a reference to a null
+   * object included.
    */
   accept?: (value: PDFObject) => value is T;
 }
@@ -30,9 +32,10 @@ export function inherited<T extends PDFObject = PDFObject>(dict: PDFDict, key: s
   let node: PDFDict | undefined = dict;
   for (let depth = 0; node && !seen.has(node) && depth < options.maxDepth; depth++) {
     seen.add(node);
-    const value = node.lookup(k);
+    // resolve, not lookup: an entry that refers to a null object is a value here (it ends the walk when any value counts); pdf-lib's lookup reads it as absent.
+    const value = resolve(node.context, node.get(k));
     if (value !== undefined && (!options.accept || options.accept(value))) return value as T;
-    const parent: PDFObject | undefined = node.lookup(PARENT);
+    const parent = resolve(node.context, node.get(PARENT));
     node = parent instanceof PDFDict ? parent : undefined;
   }
   return undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNull, PDFNumber } from '@cantoo/pdf-lib';
 import { inherited, isDict } from '../../../../lambdas/engine/core/inherited';
 
 /** A chain of dictionaries, each the Parent of the one before: chain[0] is the leaf. */
@@ -31,6 +31,14 @@ describe('inherited', () => {
     const nodes = chain(doc, 2);
     nodes[1]!.set(PDFName.of('Parent'), doc.context.register(nodes[0]!));
     expect(inherited(nodes[0]!, 'Resources', { maxDepth: Infinity })).toBeUndefined();
+  });
+
+  it('takes an entry that refers to a null object as the value, when any value counts', async () => {
+    const doc = await PDFDocument.create();
+    const nodes = chain(doc, 2);
+    nodes[0]!.set(PDFName.of('Rotate'), doc.context.register(PDFNull));
+    nodes[1]!.set(PDFName.of('Rotate'), PDFNumber.of(90));
+    expect(inherited(nodes[0]!, 'Rotate', { maxDepth: Infinity })).toBe(PDFNull);
   });
 
   it('passes over values the caller does not accept and goes on up', async () => {

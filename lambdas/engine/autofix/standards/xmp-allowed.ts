@@ -1,12 +1,12 @@
 /**
- * Which properties of an XMP packet PDF/A rejects, judged with the
- * validator's own helpers (core/xmp): a property whose value does not
+ * Which properties of an XMP packet PDF/A rejects, judged with the helpers
+ * the validator's rules use (core/xmp): a property whose value does not
  * have the type its schema gives it (pdfa.metadata.value-types), and one that
  * neither a predefined schema of the edition nor an extension schema of the
  * packet defines (pdfa.metadata.defined-properties and
  * pdfa.metadata.extension-schema-missing).
  *
- * The type a property must have comes from the rules' own lookup
+ * The type a property must have comes from the lookup the rules use
  * (declaredPropertyType), and whether a value fits it from typeProblem, so the
  * fix and the validator cannot disagree. For the catalog's own packet the
  * structure types are the packet's extension schemas (as the rules'

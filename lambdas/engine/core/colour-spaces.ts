@@ -9,7 +9,7 @@
  * Colour spaces themselves are resolved by the content interpreter
  * (interpret/colour-space-info.ts); this reads its ColourSpaceInfo.
  */
-import type { ColourSpaceInfo } from './interpret/inventory';
+import type { ColourSpaceInfo } from './interpret/types';
 
 export type DeviceSpace = 'DeviceGray' | 'DeviceRGB' | 'DeviceCMYK';
 

@@ -13,9 +13,10 @@
 import type { PDFDict, PDFDocument, PDFStream } from '@cantoo/pdf-lib';
 import { deviceSpacesOf, type DeviceSpace } from './colour-spaces';
 import { interpretDocument } from './interpret/interpret-document';
-import type { ColourSpaceInfo, InterpretOptions, Matrix } from './interpret/inventory';
+import type { InterpretOptions } from './interpret/document-run';
+import type { ColourSpaceInfo, Matrix } from './interpret/types';
 
-export type { Matrix } from './interpret/inventory';
+export type { Matrix } from './interpret/types';
 export { multiply } from './interpret/matrix';
 
 export interface ImagePlacement {

@@ -7,7 +7,7 @@ import { compareVersions } from './file-header';
 import type { OpenedPdf } from './load-pdf';
 import { readOutputIntents, type OutputIntentInfo } from './output-intents';
 import { bytesOf, getBool, getDict, getName, getText, has, name, resolve, resolvedItems } from './pdf-objects';
-import { readXmp, type XmpFacts } from './xmp';
+import { readXmp, type XmpFacts } from './xmp/identification';
 
 export interface DocumentFacts {
   /** The effective version: the header's, raised by the catalog's Version entry. */

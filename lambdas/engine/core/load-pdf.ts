@@ -12,8 +12,8 @@
  * escapes them as they are parsed, so they read and save as they should.
  *
  * Hostile files: pdf-lib's parsing of object and cross-reference streams is
- * bounded (../guard/parse-limits.ts), the page tree is made walkable before
- * pages are counted (../guard/page-tree.ts), and a parser that overflows its
+ * bounded (parse-limits.ts), the page tree is made walkable before
+ * pages are counted (page-tree.ts), and a parser that overflows its
  * stack on absurdly deep nesting (a RangeError) makes the file "damaged" like
  * any other parse failure.
  */
@@ -23,8 +23,8 @@ import { UnprocessableFileError } from '../../domain/errors';
 import { readFileHeader, type FileHeader } from './file-header';
 import { getName, getNumber, resolve } from './pdf-objects';
 import { installDecryptedStringEscaping } from './decrypted-strings';
-import { installParseLimits } from '../guard/parse-limits';
-import { repairPageTree } from '../guard/page-tree';
+import { installParseLimits } from './parse-limits';
+import { repairPageTree } from './page-tree';
 
 installParseLimits();
 installDecryptedStringEscaping();

@@ -66,8 +66,3 @@ export function parseIccHeader(bytes: Uint8Array): IccHeader | null {
   const minor = bytes[9]! >> 4;
   return { deviceClass: ascii(12), colourSpace: ascii(16), version: `${major}.${minor}`, major, minor };
 }
-
-/** The PDF/A output intent: the one with S GTS_PDFA1 (the name all PDF/A parts use). */
-export function pdfaOutputIntent(intents: OutputIntentInfo[]): OutputIntentInfo | undefined {
-  return intents.find((oi) => oi.subtype === 'GTS_PDFA1');
-}

@@ -5,6 +5,7 @@
  * is in the world, so both are read here as well.
  */
 import { PDFArray, PDFDict, PDFName, PDFNumber, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
+import { inherited } from './inherited';
 import { getNumber, name, numbersOf, resolve } from './pdf-objects';
 
 /** [x1, y1, x2, y2] in user space units, normalised so x1 < x2 and y1 < y2. */
@@ -32,19 +33,8 @@ export interface PageBoxes {
 }
 
 /** An inheritable page attribute: the nearest ancestor's value, with a cycle guard. */
-export function inheritedAttribute(context: PDFContext, page: PDFDict, key: string): PDFObject | undefined {
-  const seen = new Set<PDFDict>();
-  let node: PDFDict | undefined = page;
-  const k = name(key);
-  const parentKey = name('Parent');
-  while (node && !seen.has(node)) {
-    seen.add(node);
-    const v = resolve(context, node.get(k));
-    if (v !== undefined) return v;
-    const parent = resolve(context, node.get(parentKey));
-    node = parent instanceof PDFDict ? parent : undefined;
-  }
-  return undefined;
+export function inheritedAttribute(page: PDFDict, key: string): PDFObject | undefined {
+  return inherited(page, key, { maxDepth: Infinity });
 }
 
 /** A usable rectangle from a PDF array, normalised; null for anything else. */
@@ -59,15 +49,15 @@ export function rectFrom(obj: unknown): Rect | null {
 export function readPageBoxes(context: PDFContext, page: PDFDict): PageBoxes {
   const own = (key: BoxName): Rect | null => rectFrom(resolve(context, page.get(name(key))));
   const declared: Record<BoxName, Rect | null> = {
-    MediaBox: rectFrom(inheritedAttribute(context, page, 'MediaBox')),
-    CropBox: rectFrom(inheritedAttribute(context, page, 'CropBox')),
+    MediaBox: rectFrom(inheritedAttribute(page, 'MediaBox')),
+    CropBox: rectFrom(inheritedAttribute(page, 'CropBox')),
     BleedBox: own('BleedBox'),
     TrimBox: own('TrimBox'),
     ArtBox: own('ArtBox'),
   };
   const media = declared.MediaBox ?? DEFAULT_MEDIA_BOX;
   const crop = (declared.CropBox && intersect(declared.CropBox, media)) ?? media;
-  const rotateObj = inheritedAttribute(context, page, 'Rotate');
+  const rotateObj = inheritedAttribute(page, 'Rotate');
   const rawRotation = rotateObj instanceof PDFNumber ? rotateObj.asNumber() : 0;
   const rotation = Number.isFinite(rawRotation) && rawRotation % 90 === 0 ? (((rawRotation % 360) + 360) % 360) : 0;
   const uu = getNumber(page, 'UserUnit');

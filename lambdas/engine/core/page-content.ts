@@ -5,20 +5,12 @@
  * resource walk.
  */
 import { PDFDict, PDFStream, type PDFContext } from '@cantoo/pdf-lib';
+import { inherited, isDict } from './inherited';
 import { getDict, name, resolve, resolvedItems, streamBytes } from './pdf-objects';
 
 /** Page resources, inherited from the page tree when the page has none. */
-export function inheritedResources(context: PDFContext, page: PDFDict): PDFDict | undefined {
-  const seen = new Set<PDFDict>();
-  let node: PDFDict | undefined = page;
-  while (node && !seen.has(node)) {
-    seen.add(node);
-    const r = getDict(node, 'Resources');
-    if (r) return r;
-    const parent = resolve(context, node.get(name('Parent')));
-    node = parent instanceof PDFDict ? parent : undefined;
-  }
-  return undefined;
+export function inheritedResources(page: PDFDict): PDFDict | undefined {
+  return inherited(page, 'Resources', { maxDepth: Infinity, accept: isDict });
 }
 
 /** A page's content: one stream or an array of streams, joined (splits fall between tokens). */
@@ -54,18 +46,6 @@ export function appearanceStreams(context: PDFContext, page: PDFDict): PDFStream
         if (s instanceof PDFStream) out.push(s);
       }
     }
-  }
-  return out;
-}
-
-/** Every font dictionary in a resource dictionary's Font entry. */
-export function fontsOf(context: PDFContext, resources: PDFDict | undefined): PDFDict[] {
-  const out: PDFDict[] = [];
-  const fonts = getDict(resources, 'Font');
-  if (!fonts) return out;
-  for (const [, v] of fonts.entries()) {
-    const f = resolve(context, v);
-    if (f instanceof PDFDict) out.push(f);
   }
   return out;
 }

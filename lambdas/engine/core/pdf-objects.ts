@@ -18,9 +18,9 @@ import {
   PDFString,
   type PDFContext,
 } from '@cantoo/pdf-lib';
-import { decodeStream } from '../guard/stream-decode';
+import { decodeStream } from './stream-decode';
 
-export { decodeStream, type DecodeResult, type UndecodableReason } from '../guard/stream-decode';
+export { decodeStream, type DecodeResult, type UndecodableReason } from './stream-decode';
 
 const nameCache = new Map<string, PDFName>();
 /** A PDFName by its text without the slash (`name('Type')`). */
@@ -162,7 +162,7 @@ export class ObjectNumbers {
  * A stream's decoded bytes, or null when its filters are not ones we decode
  * (DCT, JPX, JBIG2, CCITT: image data, never content we parse), the data is
  * corrupt, or decoding would pass a limit (a decompression bomb: see
- * ../guard/stream-decode.ts, whose decodeStream also says which of these it was).
+ * stream-decode.ts, whose decodeStream also says which of these it was).
  */
 export function streamBytes(stream: PDFStream): Uint8Array | null {
   return decodeStream(stream).bytes;

@@ -18,7 +18,7 @@ export function resourcesByPage(doc: PDFDocument): ResourceMap {
   const memo = new Map<PDFDict, Set<PDFDict>>();
   const out: ResourceMap = new Map();
   doc.getPages().forEach((page, i) => {
-    const roots: (PDFDict | undefined)[] = [inheritedResources(context, page.node)];
+    const roots: (PDFDict | undefined)[] = [inheritedResources(page.node)];
     for (const ap of appearanceStreams(context, page.node)) roots.push(getDict(ap.dict, 'Resources'));
     for (const root of roots) {
       if (!root) continue;

@@ -6,7 +6,7 @@
  * its name, so the step runner still reports it as unexpected.
  */
 import { UnprocessableFileError } from '../../domain/errors';
-import type { DecodeLimits } from './stream-decode';
+import type { DecodeLimits } from '../core/stream-decode';
 
 /** workerData of an engine thread; `guardedEngine` marks the thread it serves. */
 export interface EngineThreadData {

@@ -15,7 +15,7 @@
 import { Worker } from 'node:worker_threads';
 import { SOFT_DEADLINE_SHARE } from './engine-deadline';
 import { fromThreadError, type EngineThreadData, type FromEngineThread, type ToEngineThread } from './engine-thread-protocol';
-import type { DecodeLimits } from './stream-decode';
+import type { DecodeLimits } from '../core/stream-decode';
 
 export interface EngineThreadSpec {
   name: string;

@@ -5,9 +5,9 @@
  * instead of keeping it warm); the soft deadline (engine-deadline.ts) comes
  * with each input.
  *
- * A module of its own, apart from serve-engine.ts (which also sets the guard's
+ * A module of its own, apart from serve-engine.ts (which also sets core's
  * stream-decode limits and so loads pdf-lib), for threads whose engine does
- * not decode through the guard: the previews' render threads, which would
+ * not decode PDF streams: the previews' render threads, which would
  * otherwise carry pdf-lib for nothing.
  */
 import { getHeapStatistics } from 'node:v8';

@@ -3,7 +3,7 @@
  * registration colour, total ink and white overprint, judged on what the
  * content interpreter found per page and object kind.
  */
-import type { ColourUse, ObjectKind } from '../core/interpret/inventory';
+import type { ColourUse, ObjectKind } from '../core/interpret/types';
 import type { Rect } from '../core/page-boxes';
 import { plural, type MessageWriter, type Observation } from './findings';
 import type { PdfCheckId } from './check-catalogue';

@@ -5,7 +5,7 @@
  * the content could be analysed completely.
  */
 import type { ActionSite } from '../core/actions';
-import type { LimitHit } from '../core/interpret/inventory';
+import type { LimitHit } from '../core/interpret/types';
 import { plural, type MessageWriter, type Observation } from './findings';
 import type { PdfCheckId } from './check-catalogue';
 import { overlaps, type InventoryPage } from './inventory-page';

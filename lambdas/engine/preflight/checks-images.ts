@@ -4,7 +4,7 @@
  * with 1-bit images (line art, stencil masks) judged on their own thresholds,
  * and 16-bit images. Tiny images (GWG: 16 px or less on a side) are exempt.
  */
-import type { PlacedImage } from '../core/interpret/inventory';
+import type { PlacedImage } from '../core/interpret/types';
 import { num, type GroupView, type MessageWriter, type Observation } from './findings';
 import type { PdfCheckId } from './check-catalogue';
 import type { ImageSection } from './report';

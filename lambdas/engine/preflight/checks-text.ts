@@ -4,7 +4,7 @@
  * lines — sizes and widths as they land on the page (after the CTM and UserUnit).
  */
 import type { PDFDict } from '@cantoo/pdf-lib';
-import type { PaintSummary, TextGroup } from '../core/interpret/inventory';
+import type { PaintSummary, TextGroup } from '../core/interpret/types';
 import type { Rect } from '../core/page-boxes';
 import { num, plural, type MessageWriter, type Observation } from './findings';
 import type { PdfCheckId } from './check-catalogue';

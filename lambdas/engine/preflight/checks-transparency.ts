@@ -3,7 +3,7 @@
  * it), and the colour space transparency groups blend in — an RGB or Lab
  * blending space in a CMYK job changes colours where objects overlap.
  */
-import type { TransparencyUse } from '../core/interpret/inventory';
+import type { TransparencyUse } from '../core/interpret/types';
 import type { MessageWriter, Observation } from './findings';
 import type { PdfCheckId } from './check-catalogue';
 import type { InventoryPage } from './inventory-page';

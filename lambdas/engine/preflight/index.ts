@@ -5,7 +5,7 @@
  */
 import type { CheckVerdict, OrderContext } from '../../domain/model';
 import type { PDFDocument } from '@cantoo/pdf-lib';
-import type { PageInventory } from '../core/interpret/inventory';
+import type { PageInventory } from '../core/interpret/types';
 import { interpretDocument } from '../core/interpret/interpret-document';
 import { openPdfFile } from '../core/load-pdf';
 import { engineDeadline } from '../guard/engine-deadline';

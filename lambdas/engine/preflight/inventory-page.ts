@@ -3,7 +3,7 @@
  * box and unit, and what the content interpreter found on it. Checks take this
  * narrow shape, so they can be specified with hand-built inventories.
  */
-import type { PageInventory } from '../core/interpret/inventory';
+import type { PageInventory } from '../core/interpret/types';
 import { intersect, type Rect } from '../core/page-boxes';
 
 export interface InventoryPage {

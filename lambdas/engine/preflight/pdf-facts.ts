@@ -8,7 +8,7 @@ import type { PDFDict } from '@cantoo/pdf-lib';
 import { inventoryActions, type ActionSite } from '../core/actions';
 import { readDocumentFacts } from '../core/document-facts';
 import { describeFont, fontsByPage } from '../core/fonts';
-import type { PageInventory, PlacedImage } from '../core/interpret/inventory';
+import type { PageInventory, PlacedImage } from '../core/interpret/types';
 import type { OpenedPdf } from '../core/load-pdf';
 import { intersect, marginsMm, MM_PER_PT, readPageBoxes, round1, sizeMm, type PageBoxes } from '../core/page-boxes';
 import { ObjectNumbers } from '../core/pdf-objects';

@@ -2,7 +2,7 @@
  * Small pieces of the sentences findings are written in, shared by the check
  * modules so every message reads the same way.
  */
-import type { ColourSpaceInfo, ObjectKind } from '../core/interpret/inventory';
+import type { ColourSpaceInfo, ObjectKind } from '../core/interpret/types';
 import { num } from './findings';
 
 export const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);

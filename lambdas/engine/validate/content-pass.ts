@@ -13,7 +13,7 @@
 import type { Operation } from '../core/content-lexer';
 import { scanContent, type ContentUsage } from '../core/content-scan';
 import type { PDFDict, PDFStream } from '@cantoo/pdf-lib';
-import type { Within } from '../core/interpret/document-run';
+import type { Within } from '../core/interpret/types';
 import type { ContentObserver, ObservedStream } from '../core/interpret/observer';
 import type { ContentCollector } from './content-collector';
 import { CONTENT_COLLECTORS } from './content-collectors';

@@ -12,7 +12,7 @@ import { listEmbeddedFiles } from '../core/embedded-files';
 import { findPdfSignature } from '../core/file-header';
 import { openPdfBytes, type OpenedPdf } from '../core/load-pdf';
 import { streamBytes } from '../core/pdf-objects';
-import { readXmp } from '../core/xmp';
+import { readXmp } from '../core/xmp/identification';
 import { claimedProfiles, type ConcreteCode } from './profiles';
 
 export interface EmbeddedVerdict {

@@ -4,7 +4,7 @@
  */
 import type { ValidateProfileCode } from '../../../step-definitions/catalogue';
 import { VALIDATE_PROFILES } from '../profile-catalogue';
-import type { XmpFacts } from '../core/xmp';
+import type { XmpFacts } from '../core/xmp/identification';
 
 export type ConcreteCode = Exclude<ValidateProfileCode, 'auto'>;
 

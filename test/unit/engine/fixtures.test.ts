@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openPdfBytes, openPdfFile } from '../../../lambdas/engine/core/load-pdf';
 import { describeFont, fontsByPage } from '../../../lambdas/engine/core/fonts';
-import { readXmp } from '../../../lambdas/engine/core/xmp';
+import { readXmp } from '../../../lambdas/engine/core/xmp/identification';
 import { preflight } from '../../../lambdas/engine/preflight/index';
 import { buildPdf, pdfaSpec, writeLargePdf } from '../../support/pdf-fixtures';
 import { tempFiles } from './temp-files';

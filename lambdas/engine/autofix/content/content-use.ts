@@ -76,7 +76,7 @@ export function sourceBytes(context: PDFContext, u: Use): Uint8Array | null {
 export function canWrite(context: PDFContext, u: Use): boolean {
   const bytes = sourceBytes(context, u);
   if (bytes === null || writeOperations(bytes, u.edits) === null) return false;
-  const resources = u.stream ? getDict(u.stream.dict, 'Resources') : inheritedResources(context, u.pageNode!);
+  const resources = u.stream ? getDict(u.stream.dict, 'Resources') : inheritedResources(u.pageNode!);
   for (const need of u.needs.values()) {
     const existing = getDict(resources, need.category)?.get(name(need.key));
     if (existing !== undefined && String(resolve(context, existing)) !== String(need.make(context))) return false;
@@ -119,7 +119,7 @@ export function addResource(context: PDFContext, u: Use, need: NeededResource): 
 /** The resources a use's names resolve in, created on a page that has none. */
 function ensureResources(context: PDFContext, u: Use): PDFDict | undefined {
   if (u.stream) return getDict(u.stream.dict, 'Resources');
-  const found = inheritedResources(context, u.pageNode!);
+  const found = inheritedResources(u.pageNode!);
   if (found) return found;
   const fresh = context.obj({});
   u.pageNode!.set(name('Resources'), fresh);

@@ -25,7 +25,7 @@
  * separations change, which is the point.
  */
 import type { PDFDocument, PDFObject } from '@cantoo/pdf-lib';
-import type { ColourSpaceInfo } from '../../core/interpret/inventory';
+import type { ColourSpaceInfo } from '../../core/interpret/types';
 import { minScale, verticalScale } from '../../core/interpret/matrix';
 import type { FixOutcome } from '../fix';
 import { editContent, editOutcome, type EditSite, type NeededResource } from './content-edit';

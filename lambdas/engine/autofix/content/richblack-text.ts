@@ -19,7 +19,7 @@
  * with it is untouched.
  */
 import type { PDFDocument, PDFObject } from '@cantoo/pdf-lib';
-import type { ColourSpaceInfo } from '../../core/interpret/inventory';
+import type { ColourSpaceInfo } from '../../core/interpret/types';
 import { verticalScale } from '../../core/interpret/matrix';
 import type { FixOutcome } from '../fix';
 import { numberToken } from '../../core/content-writer';

@@ -21,7 +21,7 @@
  */
 import { PDFArray, type PDFContext, type PDFDocument } from '@cantoo/pdf-lib';
 import type { Operand } from '../../core/content-lexer';
-import type { ColourSpaceInfo } from '../../core/interpret/inventory';
+import type { ColourSpaceInfo } from '../../core/interpret/types';
 import { resolve } from '../../core/pdf-objects';
 import type { FixOutcome } from '../fix';
 import { colourNumber, editContent, editOutcome } from './content-edit';

@@ -22,7 +22,7 @@
  */
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFStream, type PDFContext, type PDFDocument } from '@cantoo/pdf-lib';
 import { interpretDocument } from '../../core/interpret/interpret-document';
-import type { ColourSpaceInfo } from '../../core/interpret/inventory';
+import type { ColourSpaceInfo } from '../../core/interpret/types';
 import { decodeStream, getBool, getDict, getName, getNumber, name, streamFilters } from '../../core/pdf-objects';
 import type { FixOutcome } from '../fix';
 import { decodeJpeg, encodeFlate, encodeJpeg, rasterFromSamples, resample, type FlateImage, type Raster } from './image-codec';

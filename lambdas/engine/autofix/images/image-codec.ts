@@ -27,7 +27,7 @@
  */
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { paeth } from '../../guard/stream-predictors';
+import { paeth } from '../../core/stream-predictors';
 
 export interface Raster {
   width: number;

@@ -22,7 +22,7 @@
 import { PDFArray, PDFDict, PDFRef, PDFStream, type PDFContext, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import { operations } from '../../core/content-lexer';
 import { boxToBox, IDENTITY, matrixFrom, transformBox } from '../../core/interpret/matrix';
-import type { Matrix } from '../../core/interpret/inventory';
+import type { Matrix } from '../../core/interpret/types';
 import { contentBytes, inheritedResources } from '../../core/page-content';
 import { rectFrom } from '../../core/page-boxes';
 import { getArray, getDict, getName, getNumber, name, numbersOf, resolve, resolvedItems } from '../../core/pdf-objects';
@@ -147,7 +147,7 @@ export class PageDrawer {
   private ownResources(): PDFDict {
     if (this.resources) return this.resources;
     const ctx = this.doc.context;
-    const current = inheritedResources(ctx, this.page);
+    const current = inheritedResources(this.page);
     const copy = current ? current.clone(ctx) : ctx.obj({});
     this.page.set(name('Resources'), copy);
     this.resources = copy;

@@ -58,7 +58,7 @@ export function flattenLayers(doc: PDFDocument, opts: { use: OcEvent }): FixOutc
   try {
     doc.getPages().forEach((p, i) => {
       const page = p.node;
-      const resources = inheritedResources(context, page);
+      const resources = inheritedResources(page);
       const contents = page.get(name('Contents'));
       if (contents !== undefined) {
         const bytes = contentBytes(context, contents);

@@ -61,7 +61,7 @@ export function mirrorBleed(doc: PDFDocument, order: OrderContext | null, defaul
     const boxes = readPageBoxes(context, node);
     const trim = boxes.declared.TrimBox;
     if (!trim) return note('it has no TrimBox (boxes.normalize adds one)', i + 1);
-    if (getDict(inheritedResources(context, node), 'XObject')?.has(name(MIRROR_XOBJECT))) return; // mirrored before
+    if (getDict(inheritedResources(node), 'XObject')?.has(name(MIRROR_XOBJECT))) return; // mirrored before
 
     const visible = boxes.crop;
     const perMm = 1 / (MM_PER_PT * boxes.userUnit);
@@ -154,7 +154,7 @@ function stripsOf(trim: Rect, bleed: Rect, lacking: (s: Side) => boolean): { cli
 function mirrorForm(context: PDFContext, page: PDFDict, visible: Rect): PDFStream | null {
   const joined = contentBytes(context, page.get(name('Contents')));
   if (joined === null) return null;
-  const resources = inheritedResources(context, page);
+  const resources = inheritedResources(page);
   return context.flateStream(withoutTextShowing(joined), {
     Type: 'XObject',
     Subtype: 'Form',
@@ -165,7 +165,7 @@ function mirrorForm(context: PDFContext, page: PDFDict, visible: Rect): PDFStrea
 
 /** Adds the form to the page's own resources (a copy, when they are inherited or shared with other pages). */
 function addXObject(context: PDFContext, page: PDFDict, form: PDFStream): void {
-  const resources = inheritedResources(context, page);
+  const resources = inheritedResources(page);
   const own = resources ? resources.clone(context) : (context.obj({}) as PDFDict);
   const xobjects = getDict(resources, 'XObject');
   const ownX = xobjects ? xobjects.clone(context) : (context.obj({}) as PDFDict);

@@ -30,7 +30,7 @@ export function padToMultiple(doc: PDFDocument, params: { multiple: number }): F
   const context = doc.context;
   const last = doc.getPage(count - 1).node;
   const boxes = readPageBoxes(context, last);
-  const rotate = inheritedAttribute(context, last, 'Rotate');
+  const rotate = inheritedAttribute(last, 'Rotate');
   const userUnit = getNumber(last, 'UserUnit');
   const pages: number[] = [];
   for (let n = 0; n < missing; n++) {

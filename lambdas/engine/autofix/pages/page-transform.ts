@@ -15,7 +15,7 @@
  */
 import { PDFArray, PDFDict, PDFNumber, PDFStream, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import { operations } from '../../core/content-lexer';
-import type { Matrix } from '../../core/interpret/inventory';
+import type { Matrix } from '../../core/interpret/types';
 import { IDENTITY, matrixFrom, multiply, transformBox } from '../../core/interpret/matrix';
 import { shortNumber } from '../../core/content-writer';
 import { contentBytes, inheritedResources } from '../../core/page-content';
@@ -103,7 +103,7 @@ export function transformPage(context: PDFContext, page: PDFDict, m: Matrix, tur
  * CTM), so the page gets copies in its own Resources.
  */
 function transformPatterns(context: PDFContext, page: PDFDict, m: Matrix): void {
-  const resources = inheritedResources(context, page);
+  const resources = inheritedResources(page);
   const patterns = getDict(resources, 'Pattern');
   if (!resources || !patterns || patterns.entries().length === 0) return;
   const copy = context.obj({}) as PDFDict;

@@ -35,7 +35,7 @@ export function unrotatePages(doc: PDFDocument): FixOutcome {
 
   doc.getPages().forEach((page, i) => {
     const node = page.node;
-    const raw = inheritedAttribute(context, node, 'Rotate');
+    const raw = inheritedAttribute(node, 'Rotate');
     if (raw === undefined) return;
     const value = raw instanceof PDFNumber ? raw.asNumber() : Number.NaN;
     const valid = Number.isFinite(value) && value % 90 === 0;
@@ -75,7 +75,7 @@ export function unrotatePages(doc: PDFDocument): FixOutcome {
 /** No /Rotate on the page: removed, or 0 when an ancestor in the page tree would pass one down. */
 function clearRotate(doc: PDFDocument, node: PDFDict): void {
   const parent = resolve(doc.context, node.get(name('Parent')));
-  const inherited = parent instanceof PDFDict ? inheritedAttribute(doc.context, parent, 'Rotate') : undefined;
+  const inherited = parent instanceof PDFDict ? inheritedAttribute(parent, 'Rotate') : undefined;
   if (inherited === undefined) node.delete(PDFName.of('Rotate'));
   else node.set(PDFName.of('Rotate'), PDFNumber.of(0));
 }

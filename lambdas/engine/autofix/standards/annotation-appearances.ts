@@ -21,7 +21,7 @@
  */
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 import { getDict, getName, getNumber, getText, name, numbersOf, resolve, resolvedItems } from '../../core/pdf-objects';
-import { inheritedEntry } from '../../validate/interactive/fields';
+import { inheritedFieldEntry } from '../../core/form-fields';
 import {
   borderOf, colourArray, colourOp, ellipse, highlightPath, insetRect, n, polyline, quadsOf, squigglyPath, strikeOutPath, strokeStyle, underlinePath,
   type Built, type IntentSpace,
@@ -151,7 +151,7 @@ export function rectOf(annot: PDFDict): Rect | null {
 
 /** An inheritable name entry of a widget's field (FT), through Parent. */
 export function inheritedName(doc: PDFDocument, annot: PDFDict, key: string): string | undefined {
-  const v = inheritedEntry(doc.context, annot, key);
+  const v = inheritedFieldEntry(annot, key);
   return v instanceof PDFName ? v.decodeText() : undefined;
 }
 

@@ -28,9 +28,9 @@
  */
 import { PDFDict, PDFHexString, PDFNull, type PDFObject, PDFRef, type PDFStream, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import { getName, getStream, getText, name, resolve, streamBytes } from '../../core/pdf-objects';
-import { NS, predefinedType } from '../../validate/metadata/schemas';
-import { typeProblem } from '../../validate/metadata/value-types';
-import { RDF_NS, readXmpPacket, type XmpNode, type XmpPacket, type XmpProperty } from '../../validate/metadata/xmp-model';
+import { NS, predefinedType } from '../../core/xmp/schemas';
+import { typeProblem } from '../../core/xmp/value-types';
+import { RDF_NS, readXmpPacket, type XmpNode, type XmpPacket, type XmpProperty } from '../../core/xmp/xmp-model';
 import type { FixOutcome } from '../fix';
 import { formatPdfDate, formatXmpDate, instantOf, parsePdfDate, parseXmpDate, utcParts, type DateParts } from './dates';
 import { writeXmpPacket, xmlSafeText, xmpValue } from './xmp-writer';

@@ -44,9 +44,9 @@
 import { PDFDict, PDFRef, type PDFDocument } from '@cantoo/pdf-lib';
 import { formFieldDicts } from '../../core/form-fields';
 import { getName, has, name, resolve } from '../../core/pdf-objects';
-import { NS } from '../../validate/metadata/schemas';
-import type { XmpPacket } from '../../validate/metadata/xmp-model';
-import { inheritedFieldType } from '../../validate/interactive/annotations';
+import { NS } from '../../core/xmp/schemas';
+import type { XmpPacket } from '../../core/xmp/xmp-model';
+import { inheritedFieldType } from '../../core/form-fields';
 import { pdfaLevelName, pdfaLevelProblem } from '../../fix-catalogue/standards';
 import type { FileHeader } from '../../core/file-header';
 import type { FixOutcome } from '../fix';
@@ -193,7 +193,7 @@ function firstOccurrences(packet: XmpPacket | null): XmpPacket | null {
 function signedFields(doc: PDFDocument): number {
   let count = 0;
   for (const field of formFieldDicts(doc.context, doc.catalog)) {
-    if (inheritedFieldType(doc.context, field) !== 'Sig') continue;
+    if (inheritedFieldType(field) !== 'Sig') continue;
     const v = resolve(doc.context, field.get(name('V')));
     if (v instanceof PDFDict && v.has(name('ByteRange')) && v.has(name('Contents'))) count++;
   }

@@ -29,8 +29,7 @@ import { PDFDict, PDFName, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import type { OrderContext } from '../../../domain/model';
 import { readPageBoxes } from '../../core/page-boxes';
 import { getName, getStream, getText, name, resolve, streamBytes } from '../../core/pdf-objects';
-import { NS as CORE_NS } from '../../core/xmp';
-import { NS } from '../../validate/metadata/schemas';
+import { NS } from '../../core/xmp/schemas';
 import { normalizeBoxes } from '../fix-boxes';
 import type { FixOutcome } from '../fix';
 import { formatPdfDate, utcParts } from './dates';
@@ -120,7 +119,7 @@ export function preparePdfx(doc: PDFDocument, opts: PdfxPrepareOptions): FixOutc
   const claim = claimable ? opts.version : null;
   const metadata = syncMetadata(doc, {
     now: () => now,
-    set: [xmpValue.text(NS.pdf, 'pdf', 'Trapped', trappedValue), ...(claim ? [xmpValue.text(CORE_NS.pdfxid, 'pdfxid', 'GTS_PDFXVersion', claim)] : [])],
+    set: [xmpValue.text(NS.pdf, 'pdf', 'Trapped', trappedValue), ...(claim ? [xmpValue.text(NS.pdfxid, 'pdfxid', 'GTS_PDFXVersion', claim)] : [])],
     info: { Trapped: PDFName.of(trappedValue), ...(claim ? { GTS_PDFXVersion: PDFString.of(claim) } : {}) },
     touched: done.length > 0,
   });

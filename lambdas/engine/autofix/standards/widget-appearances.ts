@@ -18,7 +18,7 @@
  */
 import { PDFArray, PDFDict, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
 import { getDict, getName, getNumber, getText, name } from '../../core/pdf-objects';
-import { inheritedEntry, textValue } from '../../validate/interactive/fields';
+import { inheritedFieldEntry, textValue } from '../../core/form-fields';
 import { borderOf, colourArray, colourOp, insetRect, n, type Built, type IntentSpace } from './appearance-drawing';
 import { drawText, parseDa } from './appearance-text';
 
@@ -32,7 +32,7 @@ const FF = { multiline: 1 << 12, password: 1 << 13, radio: 1 << 15, pushbutton: 
 export function drawWidget(doc: PDFDocument, annot: PDFDict, rect: Rect, intent: IntentSpace): WidgetAppearance {
   const ctx = doc.context;
   const acroForm = getDict(doc.catalog as PDFDict, 'AcroForm');
-  const inherited = (key: string) => inheritedEntry(ctx, annot, key);
+  const inherited = (key: string) => inheritedFieldEntry(annot, key);
   const ftObj = inherited('FT');
   const ft = ftObj instanceof PDFName ? ftObj.decodeText() : undefined;
   const ffObj = inherited('Ff');

@@ -1,22 +1,21 @@
 /**
- * Which properties of an XMP packet PDF/A rejects, judged with the
- * validator's own helpers (validate/metadata): a property whose value does not
+ * Which properties of an XMP packet PDF/A rejects, judged with the helpers
+ * the validator's rules use (core/xmp): a property whose value does not
  * have the type its schema gives it (pdfa.metadata.value-types), and one that
  * neither a predefined schema of the edition nor an extension schema of the
  * packet defines (pdfa.metadata.defined-properties and
  * pdfa.metadata.extension-schema-missing).
  *
- * The type a property must have comes from the rules' own lookup
+ * The type a property must have comes from the lookup the rules use
  * (declaredPropertyType), and whether a value fits it from typeProblem, so the
  * fix and the validator cannot disagree. For the catalog's own packet the
  * structure types are the packet's extension schemas (as the rules'
  * contextFor gives them for that packet).
  */
-import { extensionDefinitions } from '../../validate/metadata/extension-schemas';
-import { declaredPropertyType } from '../../validate/metadata/property-rules';
-import type { Edition } from '../../validate/metadata/schemas';
-import { typeProblem, type TypeContext } from '../../validate/metadata/value-types';
-import { qname, type XmpPacket, type XmpProperty } from '../../validate/metadata/xmp-model';
+import { declaredPropertyType, extensionDefinitions } from '../../core/xmp/extension-schemas';
+import type { Edition } from '../../core/xmp/schemas';
+import { typeProblem, type TypeContext } from '../../core/xmp/value-types';
+import { qname, type XmpPacket, type XmpProperty } from '../../core/xmp/xmp-model';
 
 /** PDF/A-1 refers to the XMP Specification of 2004, later parts to that of 2005 (as the rules do). */
 export const editionForPart = (part: number): Edition => (part === 1 ? '2004' : '2005');

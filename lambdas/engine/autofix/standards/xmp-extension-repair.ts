@@ -27,10 +27,10 @@
  * defined are then undefined, and pdfa.prepare's removal of properties PDF/A
  * does not allow (xmp-allowed.ts) takes them out.
  */
-import { containerProblems, extensionDefinitions } from '../../validate/metadata/extension-schemas';
-import { isPredefinedNamespace, NS } from '../../validate/metadata/schemas';
-import { isKnownType, parseType, type TypeContext } from '../../validate/metadata/value-types';
-import type { XmpNode, XmpPacket, XmpProperty } from '../../validate/metadata/xmp-model';
+import { containerProblems, extensionDefinitions } from '../../core/xmp/extension-schemas';
+import { isPredefinedNamespace, NS } from '../../core/xmp/schemas';
+import { isKnownType, parseType, type TypeContext } from '../../core/xmp/value-types';
+import type { XmpNode, XmpPacket, XmpProperty } from '../../core/xmp/xmp-model';
 
 interface Level {
   ns: string;

@@ -1,5 +1,5 @@
 /**
- * Writes an XMP packet from the XMP data model (validate/metadata/xmp-model.ts
+ * Writes an XMP packet from the XMP data model (core/xmp/xmp-model.ts
  * reads packets into it): RDF/XML in UTF-8, wrapped in an xpacket header and
  * trailer with padding so a later editor can grow the packet in place.
  *
@@ -11,7 +11,7 @@
  * for the schemas PDF/A and PDF/X name (pdfaid, pdfxid, dc, xmp, pdf…),
  * because PDF/A requires the identification schema's prefix to be `pdfaid`.
  */
-import { RDF_NS, XML_NS, type XmpNode, type XmpProperty } from '../../validate/metadata/xmp-model';
+import { RDF_NS, XML_NS, type XmpNode, type XmpProperty } from '../../core/xmp/xmp-model';
 
 /** Conventional prefixes, by namespace URI. */
 const CONVENTIONAL: Readonly<Record<string, string>> = {

@@ -12,7 +12,7 @@ import { rectFrom } from '../page-boxes';
 import type { DocumentRun } from './document-run';
 import { Executor } from './executor';
 import { GraphicsState } from './graphics-state';
-import type { Matrix } from './inventory';
+import type { Matrix } from './types';
 import { boxToBox, IDENTITY, matrixFrom, transformBox } from './matrix';
 
 const HIDDEN = 1 << 1;

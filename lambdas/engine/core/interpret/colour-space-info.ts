@@ -16,7 +16,7 @@
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFStream, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import { isName, type Operand } from '../content-lexer';
 import { bytesOf, getDict, getNumber, name, nameText, resolve, streamBytes } from '../pdf-objects';
-import type { ColourSpaceInfo } from './inventory';
+import type { ColourSpaceInfo } from './types';
 
 const device = (family: 'DeviceGray' | 'DeviceRGB' | 'DeviceCMYK', components: number): ColourSpaceInfo => ({ family, components, label: family });
 export const DEVICE_GRAY = device('DeviceGray', 1);

@@ -12,7 +12,7 @@ import type { Rect } from '../page-boxes';
 import { ColourSpaces } from './colour-space-info';
 import { fontMetrics, type FontMetrics } from './font-metrics';
 import { PaintStates } from './graphics-state';
-import type { InterpretOptions, LimitHit, Matrix, PlacedImage } from './inventory';
+import type { LimitHit, Within } from './types';
 import type { ContentObserver } from './observer';
 import { PageCollector } from './page-collector';
 import { Paints } from './paint';
@@ -22,6 +22,27 @@ export const DEFAULT_MAX_DEPTH = 12;
 export const DEFAULT_MAX_IMAGES_PER_PAGE = 10_000;
 export const DEFAULT_MAX_IMAGES_PER_DOCUMENT = 100_000;
 export const DEFAULT_IMAGE_SAMPLING_BYTES = 32 * 1024 * 1024;
+
+export interface InterpretOptions {
+  /** Content operators interpreted per document before stopping (forms and glyph procedures count). */
+  maxOperations?: number;
+  /** Nesting of forms, patterns, glyph procedures and soft masks. */
+  maxDepth?: number;
+  /** Epoch ms after which interpretation stops with a `time` limit. */
+  deadline?: number;
+  /** Images listed per page before an `images` limit (default 10 000; Type 3 bitmap fonts draw one per glyph). */
+  maxImagesPerPage?: number;
+  /** Images listed in the whole document before an `images` limit on every later page (default 100 000). */
+  maxImagesPerDocument?: number;
+  /**
+   * Decoded bytes the document may spend sampling CMYK/spot images (Flate or
+   * uncompressed, 8 bpc) for their highest TAC (default 32 MiB; 0 turns
+   * sampling off). Images beyond the budget count for TAC only through vectors.
+   */
+  imageSamplingBytes?: number;
+  /** Sees every operation with the state in effect (observer.ts). */
+  observer?: ContentObserver;
+}
 
 /** Ends interpretation of the current page (budget or deadline); caught per page, never leaves the interpreter. */
 export class InterpretStop extends Error {
@@ -33,25 +54,9 @@ export class InterpretStop extends Error {
   }
 }
 
-export type Within = PlacedImage['within'];
 /** Inner contexts win: an image in a form in a soft mask is in the soft mask. */
 const WITHIN_RANK: Record<Within, number> = { page: 0, form: 1, annotation: 2, pattern: 3, type3: 4, softmask: 5 };
 export const innermost = (outer: Within, inner: Within): Within => (WITHIN_RANK[inner] > WITHIN_RANK[outer] ? inner : outer);
-
-/** What a content stream being run contributes to the page inventory. */
-export interface Frame {
-  within: Within;
-  /** Counts for the page's content box, emptiness and live content (page content and its forms). */
-  content: boolean;
-  /** Paints are recorded (colours, coverage, text groups, strokes): false inside soft masks, which put down no ink. */
-  ink: boolean;
-  /** Paths are recorded: false inside Type 3 glyphs, where the glyph is the text already recorded. */
-  vectors: boolean;
-  /** Colour operators are ignored: uncoloured glyphs (d1) and uncoloured tiling patterns. */
-  uncoloured: boolean;
-  /** The CTM at the start of this stream: patterns are placed relative to it. */
-  baseCtm: Matrix;
-}
 
 interface ContentSource {
   bytes: Uint8Array | null;

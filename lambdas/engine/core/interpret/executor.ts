@@ -13,11 +13,12 @@ import { PDFDict, PDFRef, PDFStream, type PDFObject } from '@cantoo/pdf-lib';
 import type { Operand, Operation } from '../content-lexer';
 import { getArray, getBool, getDict, getName, name, numbersOf, resolve } from '../pdf-objects';
 import { rectFrom, type Rect } from '../page-boxes';
-import { innermost, InterpretStop, type DocumentRun, type Frame, type Within } from './document-run';
+import { innermost, InterpretStop, type DocumentRun } from './document-run';
+import type { Frame, Within } from './types';
 import { GraphicsState, initialColour } from './graphics-state';
-import type { ColourSpaceInfo, Matrix, ObjectKind, PaintState, PaintSummary } from './inventory';
+import type { ColourSpaceInfo, Matrix, ObjectKind, PaintState, PaintSummary } from './types';
 import { intersectBoxes, IDENTITY, matrixFrom, minScale, multiply, transformBox } from './matrix';
-import type { ObservedStream } from './observer';
+import type { OperatorContext } from './operator-context';
 import { OPERATORS } from './operators';
 import { idOf } from './page-collector';
 import { patternInfo, patternPaint, runTilingPattern } from './patterns';
@@ -34,7 +35,7 @@ export function setStrictInterpretation(on: boolean): void {
 }
 export const isStrictInterpretation = (): boolean => strict;
 
-export class Executor implements ObservedStream {
+export class Executor implements OperatorContext {
   gs: GraphicsState;
   private readonly stack: GraphicsState[] = [];
   private readonly categories = new Map<Category, PDFDict | undefined>();

@@ -10,12 +10,13 @@
  * AFM metrics for a standard font written without Widths, and half an em
  * otherwise (good enough for a text box).
  */
-import { PDFArray, PDFDict, PDFName, PDFNumber, PDFStream, type PDFContext } from '@cantoo/pdf-lib';
+import { PDFDict, PDFName, PDFNumber, PDFStream, type PDFContext } from '@cantoo/pdf-lib';
+import { readCidWidths } from '../cid-widths';
 import { Encodings, Font, type IFontNames } from '@cantoo/pdf-lib/standard-fonts';
 import { describeFont } from '../fonts';
 import { getArray, getDict, getName, getNumber, name, numbersOf, resolve, streamBytes } from '../pdf-objects';
 import { parseEmbeddedCMap, predefinedCodeSpace, TWO_BYTES, type CodeSpace, type EmbeddedCMap } from './code-space';
-import type { Matrix } from './inventory';
+import type { Matrix } from './types';
 import { matrixFrom } from './matrix';
 
 export interface Type3Glyphs {
@@ -137,39 +138,8 @@ function cidFont(context: PDFContext, dict: PDFDict, m: FontMetrics): FontMetric
   m.defaultWidth = (getNumber(descendant, 'DW') ?? 1000) / 1000;
   const dw2 = numbersOf(getArray(descendant, 'DW2'));
   if (dw2 && dw2.length >= 2 && Number.isFinite(dw2[1])) m.verticalAdvance = dw2[1]! / 1000;
-  readCidWidths(context, getArray(descendant, 'W'), m.cidWidths);
+  for (const [cid, width] of readCidWidths(getArray(descendant, 'W'), MAX_CID_WIDTHS)) m.cidWidths.set(cid, width / 1000);
   return m;
-}
-
-/** W: `c [w1 w2 …]` or `cfirst clast w` runs. */
-function readCidWidths(context: PDFContext, w: PDFArray | undefined, out: Map<number, number>): void {
-  if (!w) return;
-  const n = w.size();
-  const num = (i: number): number | undefined => {
-    const v = w.lookup(i);
-    return v instanceof PDFNumber ? v.asNumber() : undefined;
-  };
-  for (let i = 0; i < n; ) {
-    const first = num(i);
-    const next = resolve(context, w.get(i + 1));
-    if (first === undefined) break;
-    if (next instanceof PDFArray) {
-      if (out.size > MAX_CID_WIDTHS) break;
-      for (let j = 0; j < next.size(); j++) {
-        const v = next.lookup(j);
-        if (v instanceof PDFNumber) out.set(first + j, v.asNumber() / 1000);
-      }
-      i += 2;
-    } else {
-      const last = num(i + 1);
-      const width = num(i + 2);
-      if (last === undefined || width === undefined) break;
-      // CIDs are 16-bit: wider runs, or more entries than there can be glyphs, are junk.
-      if (last - first > 65535 || out.size > MAX_CID_WIDTHS) break;
-      for (let c = first; c <= last; c++) out.set(c, width / 1000);
-      i += 3;
-    }
-  }
 }
 
 function type3Font(context: PDFContext, dict: PDFDict, m: FontMetrics): FontMetrics {

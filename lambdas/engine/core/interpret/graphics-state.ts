@@ -12,7 +12,7 @@ import type { PDFObject } from '@cantoo/pdf-lib';
 import type { Rect } from '../page-boxes';
 import { DEVICE_GRAY } from './colour-space-info';
 import type { FontMetrics } from './font-metrics';
-import type { ColourSpaceInfo, Matrix, PaintState, PaintSummary } from './inventory';
+import type { ColourSpaceInfo, Matrix, PaintState, PaintSummary } from './types';
 import { IDENTITY } from './matrix';
 
 export class GraphicsState {

@@ -9,7 +9,7 @@ import { PDFArray, PDFStream, type PDFDict } from '@cantoo/pdf-lib';
 import { isName, type Operand, type PdfDictToken } from '../content-lexer';
 import { getBool, getNumber, name, numbersOf, streamBytes, streamFilters } from '../pdf-objects';
 import type { ColourSpaces } from './colour-space-info';
-import type { ColourSpaceInfo, Inks } from './inventory';
+import type { ColourSpaceInfo, Inks } from './types';
 import { inksOf } from './paint';
 
 export interface ImageFacts {

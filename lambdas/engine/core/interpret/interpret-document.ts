@@ -1,6 +1,6 @@
 /**
  * Entry points of the content interpreter: a page's inventory (PageInventory,
- * inventory.ts) from its content, the forms, patterns, glyph procedures and
+ * types.ts) from its content, the forms, patterns, glyph procedures and
  * soft masks it paints, and its annotations' appearances.
  *
  * Interpreting never throws for a malformed or hostile file: budgets (content
@@ -15,10 +15,10 @@ import { readPageBoxes } from '../page-boxes';
 import { inheritedResources } from '../page-content';
 import { decodeStream, getBool, getDict, getName, name, resolvedItems } from '../pdf-objects';
 import { paintAnnotations } from './annotations';
-import { DocumentRun, InterpretStop } from './document-run';
+import { DocumentRun, InterpretStop, type InterpretOptions } from './document-run';
 import { Executor, isStrictInterpretation } from './executor';
 import { GraphicsState } from './graphics-state';
-import type { InterpretOptions, Matrix, PageInventory } from './inventory';
+import type { Matrix, PageInventory } from './types';
 import { IDENTITY } from './matrix';
 
 /** Every page of the document, in order. */
@@ -46,7 +46,7 @@ function interpretWith(run: DocumentRun, node: PDFDict, pageNo: number): PageInv
   try {
     if (Date.now() > run.deadline) throw new InterpretStop('time', 'the time budget for reading page content ran out');
     if (run.ops >= run.maxOperations) throw new InterpretStop('operations', `more than ${run.maxOperations} content operations in the document`);
-    const resources = inheritedResources(context, node);
+    const resources = inheritedResources(node);
     const group = getDict(node, 'Group');
     if (group && getName(group, 'S') === 'Transparency') {
       const cs = group.get(name('CS'));

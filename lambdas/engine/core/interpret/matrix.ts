@@ -5,7 +5,7 @@
  * them: bounding boxes on the page, the scale a line width or a font size gets.
  */
 import type { Rect } from '../page-boxes';
-import type { Matrix } from './inventory';
+import type { Matrix } from './types';
 
 export const IDENTITY: Readonly<Matrix> = [1, 0, 0, 1, 0, 0];
 

@@ -12,7 +12,7 @@
  */
 import type { PDFDict, PDFObject, PDFStream } from '@cantoo/pdf-lib';
 import type { Operation } from '../content-lexer';
-import type { Frame, Within } from './document-run';
+import type { Frame, Within } from './types';
 import type { GraphicsState } from './graphics-state';
 
 /** What an observer may read of the executor running a stream. */

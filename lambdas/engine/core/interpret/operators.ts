@@ -9,18 +9,18 @@
  */
 import { isName, type Operand } from '../content-lexer';
 import { PDFDict } from '@cantoo/pdf-lib';
-import type { Executor } from './executor';
+import type { OperatorContext } from './operator-context';
 import { applyExtGState, readExtGState } from './ext-gstate';
 import { showText } from './text-show';
 import { doXObject, inlineImage, runSoftMask } from './xobjects';
-import type { Matrix } from './inventory';
+import type { Matrix } from './types';
 
 export interface Operator {
   /** Operands required (the last `args` are used when `numbers`). */
   args: number;
   /** All `args` operands must be finite numbers. */
   numbers: boolean;
-  run(x: Executor, o: Operand[]): void;
+  run(x: OperatorContext, o: Operand[]): void;
 }
 
 const op = (args: number, numbers: boolean, run: Operator['run']): Operator => ({ args, numbers, run });
@@ -28,14 +28,14 @@ const nothing = (): void => {};
 const n = (o: Operand[], i: number): number => o[i] as number;
 
 /** Td: moves to the start of the next line, offset from the start of the current one. */
-function moveText(x: Executor, tx: number, ty: number): void {
+function moveText(x: OperatorContext, tx: number, ty: number): void {
   const l = x.tlm;
   const next: Matrix = [l[0], l[1], l[2], l[3], tx * l[0] + ty * l[2] + l[4], tx * l[1] + ty * l[3] + l[5]];
   x.tlm = next;
   x.tm = [...next];
 }
 
-function setFont(x: Executor, o: Operand[]): void {
+function setFont(x: OperatorContext, o: Operand[]): void {
   const size = o[o.length - 1];
   const key = o[o.length - 2];
   if (typeof size !== 'number' || !isName(key)) return;
@@ -45,7 +45,7 @@ function setFont(x: Executor, o: Operand[]): void {
   x.gs.fontSize = size;
 }
 
-function setExtGState(x: Executor, o: Operand[]): void {
+function setExtGState(x: OperatorContext, o: Operand[]): void {
   const key = o[o.length - 1];
   if (!isName(key)) return;
   const { obj } = x.resource('ExtGState', key.name);
@@ -60,12 +60,12 @@ function setExtGState(x: Executor, o: Operand[]): void {
   if (mask) runSoftMask(x, mask);
 }
 
-function setColourSpace(x: Executor, o: Operand[], fill: boolean): void {
+function setColourSpace(x: OperatorContext, o: Operand[], fill: boolean): void {
   const space = x.run.colourSpaces.ofOperand(o[o.length - 1], x.resources);
   if (space) x.setSpace(fill, space);
 }
 
-function nextLine(x: Executor): void {
+function nextLine(x: OperatorContext): void {
   moveText(x, 0, -x.gs.leading);
 }
 

@@ -1,6 +1,6 @@
 /**
  * Aggregates what the interpreter paints on one page into a PageInventory (see
- * inventory.ts): text runs grouped by font, size, painting and paint; strokes
+ * types.ts): text runs grouped by font, size, painting and paint; strokes
  * by width and paint; colour use by object kind and space; the painted areas
  * that matter for coverage and overprint; transparency; live content boxes.
  * Lists that could grow with the content (areas, live content, images) are
@@ -22,7 +22,7 @@ import type {
   StrokeGroup,
   TextGroup,
   TransparencyUse,
-} from './inventory';
+} from './types';
 import { extend, union } from './matrix';
 
 /** Painted areas kept by coverage, and white overprinting areas kept besides them. */

@@ -1,7 +1,7 @@
 /**
  * A colour, as preflight judges it: the ink it puts down per process and spot
  * colorant, whether that is no ink at all (paper white), how many colorants it
- * uses, rich black, total area coverage. See `Inks` in inventory.ts for the
+ * uses, rich black, total area coverage. See `Inks` in types.ts for the
  * conventions (gray g is K = 1 − g, Separation All is registration, None puts
  * nothing down).
  *
@@ -9,7 +9,7 @@
  * same object, so the collector groups by identity and a page of black text
  * builds one paint, not one per text run.
  */
-import type { ColourSpaceInfo, Inks, PaintSummary } from './inventory';
+import type { ColourSpaceInfo, Inks, PaintSummary } from './types';
 import { indexedLookup } from './colour-space-info';
 
 const PROCESS: Record<string, 'c' | 'm' | 'y' | 'k'> = { Cyan: 'c', Magenta: 'm', Yellow: 'y', Black: 'k' };

@@ -8,9 +8,9 @@
  */
 import { PDFDict, PDFStream, type PDFObject } from '@cantoo/pdf-lib';
 import { getArray, getDict, getNumber, name, numbersOf, resolve } from '../pdf-objects';
-import type { Executor } from './executor';
+import type { OperatorContext } from './operator-context';
 import { GraphicsState } from './graphics-state';
-import type { ColourSpaceInfo, Matrix, PaintSummary } from './inventory';
+import type { ColourSpaceInfo, Matrix, PaintSummary } from './types';
 import { IDENTITY, matrixFrom, multiply } from './matrix';
 import { idOf } from './page-collector';
 import { inksOf } from './paint';
@@ -28,7 +28,7 @@ export interface PatternInfo {
 
 const cache = new WeakMap<object, PatternInfo | null>();
 
-export function patternInfo(x: Executor, obj: PDFObject): PatternInfo | null {
+export function patternInfo(x: OperatorContext, obj: PDFObject): PatternInfo | null {
   if (cache.has(obj)) return cache.get(obj)!;
   let info: PatternInfo | null = null;
   const dict = obj instanceof PDFStream ? obj.dict : obj instanceof PDFDict ? obj : undefined;
@@ -49,7 +49,7 @@ export function patternInfo(x: Executor, obj: PDFObject): PatternInfo | null {
 }
 
 /** The paint of a pattern colour: see Paints.pattern. */
-export function patternPaint(x: Executor, obj: PDFObject, space: ColourSpaceInfo, comps: number[]): PaintSummary {
+export function patternPaint(x: OperatorContext, obj: PDFObject, space: ColourSpaceInfo, comps: number[]): PaintSummary {
   const paints = x.run.paints;
   const p = patternInfo(x, obj);
   if (!p) return paints.pattern(space, '?', null);
@@ -59,7 +59,7 @@ export function patternPaint(x: Executor, obj: PDFObject, space: ColourSpaceInfo
 }
 
 /** Runs a tiling pattern's cell once per page, with the pattern matrix and, when uncoloured, the underlying colour. */
-export function runTilingPattern(x: Executor, p: PatternInfo): void {
+export function runTilingPattern(x: OperatorContext, p: PatternInfo): void {
   const cell = p.tiling;
   const run = x.run;
   if (!cell || run.donePerPage.has(cell)) return;

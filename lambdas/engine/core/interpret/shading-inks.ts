@@ -7,7 +7,7 @@
  */
 import { PDFArray, PDFStream, type PDFContext, type PDFDict, type PDFObject } from '@cantoo/pdf-lib';
 import { asDict, getArray, getNumber, name, numbersOf, resolve, streamBytes } from '../pdf-objects';
-import type { ColourSpaceInfo, Inks } from './inventory';
+import type { ColourSpaceInfo, Inks } from './types';
 import { inksOf } from './paint';
 
 const MAX_SAMPLES = 4096;

@@ -10,16 +10,16 @@
 import type { Operand } from '../content-lexer';
 import type { Rect } from '../page-boxes';
 import { cidOf, readCode, TWO_BYTES } from './code-space';
-import type { Executor } from './executor';
+import type { OperatorContext } from './operator-context';
 import type { FontMetrics } from './font-metrics';
-import type { Matrix, TextGroup } from './inventory';
+import type { Matrix, TextGroup } from './types';
 import { multiply, transformBox, verticalScale } from './matrix';
 
 const code = { code: 0, length: 0 };
 const PAINTING: TextGroup['painting'][] = ['fill', 'stroke', 'fill-stroke', 'invisible', 'fill', 'stroke', 'fill-stroke', 'clip'];
 
 /** Shows the strings (and, for TJ, the adjustments) of `items` from index `start`. */
-export function showText(x: Executor, items: readonly Operand[], start: number): void {
+export function showText(x: OperatorContext, items: readonly Operand[], start: number): void {
   const g = x.gs;
   const font = g.font;
   if (!font) return;
@@ -75,7 +75,7 @@ export function showText(x: Executor, items: readonly Operand[], start: number):
   }
 }
 
-function record(x: Executor, font: FontMetrics, adv: number, glyphs: number): void {
+function record(x: OperatorContext, font: FontMetrics, adv: number, glyphs: number): void {
   const g = x.gs;
   const run = x.run;
   const page = run.page;
@@ -106,7 +106,7 @@ function record(x: Executor, font: FontMetrics, adv: number, glyphs: number): vo
 }
 
 /** Runs a Type 3 glyph procedure at the glyph's place: FontMatrix × [size×Th 0 0 size advance rise] × Tm × CTM. */
-function drawGlyph(x: Executor, font: FontMetrics, b: number, adv: number): void {
+function drawGlyph(x: OperatorContext, font: FontMetrics, b: number, adv: number): void {
   const type3 = font.type3!;
   const proc = type3.procs[b]!;
   const run = x.run;

@@ -8,17 +8,17 @@
 import { PDFStream, type PDFDict } from '@cantoo/pdf-lib';
 import type { Operand, PdfDictToken } from '../content-lexer';
 import { getDict, getName } from '../pdf-objects';
-import type { Executor } from './executor';
+import type { OperatorContext } from './operator-context';
 import { GraphicsState } from './graphics-state';
 import { inlineImageFacts, sampledMaxInks, xobjectImageFacts, type ImageFacts } from './images';
-import type { PaintSummary, PlacedImage } from './inventory';
+import type { PaintSummary, PlacedImage } from './types';
 import { idOf } from './page-collector';
 import { transformBox } from './matrix';
 import { softMaskGroup } from './ext-gstate';
 
 const factsCache = new WeakMap<PDFStream, Map<PDFDict | undefined, ImageFacts>>();
 
-export function doXObject(x: Executor, key: string): void {
+export function doXObject(x: OperatorContext, key: string): void {
   const { obj, objectNumber } = x.resource('XObject', key);
   if (!(obj instanceof PDFStream)) return;
   const subtype = getName(obj.dict, 'Subtype');
@@ -26,12 +26,12 @@ export function doXObject(x: Executor, key: string): void {
   else if (subtype === 'Form') x.paintForm(obj, objectNumber);
 }
 
-export function inlineImage(x: Executor, token: Operand | undefined): void {
+export function inlineImage(x: OperatorContext, token: Operand | undefined): void {
   const dict = typeof token === 'object' && token !== null && 'dict' in token ? (token as PdfDictToken) : undefined;
   drawImage(x, null, null, inlineImageFacts(x.run.colourSpaces, dict, x.resources));
 }
 
-function imageFacts(x: Executor, stream: PDFStream): ImageFacts {
+function imageFacts(x: OperatorContext, stream: PDFStream): ImageFacts {
   let byResources = factsCache.get(stream);
   if (!byResources) {
     byResources = new Map();
@@ -47,7 +47,7 @@ function imageFacts(x: Executor, stream: PDFStream): ImageFacts {
   return facts;
 }
 
-function drawImage(x: Executor, stream: PDFStream | null, objectNumber: number | null, facts: ImageFacts): void {
+function drawImage(x: OperatorContext, stream: PDFStream | null, objectNumber: number | null, facts: ImageFacts): void {
   const run = x.run;
   const page = run.page;
   const g = x.gs;
@@ -97,7 +97,7 @@ function drawImage(x: Executor, stream: PDFStream | null, objectNumber: number |
 }
 
 /** The soft mask of an ExtGState: its group is run once per page, placed by the CTM in effect at `gs`. */
-export function runSoftMask(x: Executor, mask: PDFDict): void {
+export function runSoftMask(x: OperatorContext, mask: PDFDict): void {
   const group = softMaskGroup(mask);
   const run = x.run;
   if (!group || run.donePerPage.has(group)) return;

@@ -9,8 +9,9 @@
  * from the file and object streams (syntax-scan.ts) and from content streams
  * (content-values.ts).
  */
-import { PDFArray, PDFDict, PDFName, PDFStream } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFName, PDFStream, type PDFObject } from '@cantoo/pdf-lib';
 import { parseEmbeddedCMap, type EmbeddedCMap } from '../../core/interpret/code-space';
+import { inherited } from '../../core/inherited';
 import { getArray, getName, name, numbersOf, resolve, streamBytes } from '../../core/pdf-objects';
 import { collected, contentUsage } from '../content-pass';
 import { fact } from '../fact';
@@ -186,12 +187,10 @@ export const LIMIT_RULES: readonly Rule[] = [
   },
 ];
 
+/** The MediaBox a page inherits from its ancestors (its own is not looked at). */
 function inheritedBox(m: ValidationModel, node: PDFDict): PDFArray | undefined {
-  let parent = resolve(m.context, node.get(PDFName.of('Parent')));
-  for (let i = 0; i < 64 && parent instanceof PDFDict; i++) {
-    const box = getArray(parent, 'MediaBox');
-    if (box) return box;
-    parent = resolve(m.context, parent.get(PDFName.of('Parent')));
-  }
-  return undefined;
+  const parent = resolve(m.context, node.get(PDFName.of('Parent')));
+  return parent instanceof PDFDict ? inherited(parent, 'MediaBox', { maxDepth: 64, accept: isArray }) : undefined;
 }
+
+const isArray = (value: PDFObject): value is PDFArray => value instanceof PDFArray;

@@ -5,10 +5,14 @@
  * (the CFF charset, or CIDToGIDMap for TrueType), and the width comes from W
  * and DW.
  */
-import { PDFArray, PDFDict, PDFName, PDFNumber, PDFStream, type PDFContext } from '@cantoo/pdf-lib';
+import { PDFDict, PDFName, PDFStream, type PDFContext } from '@cantoo/pdf-lib';
 import { cidOf, parseEmbeddedCMap, type EmbeddedCMap } from '../../core/interpret/code-space';
+import { readCidWidths } from '../../core/cid-widths';
 import { getArray, getName, getNumber, name, resolve, streamBytes } from '../../core/pdf-objects';
-import type { Glyph, Program } from './font-model';
+import type { Glyph, Program } from './glyph';
+
+/** More W entries than there can be 16-bit CIDs are junk. */
+const MAX_CID_WIDTHS = 65536;
 
 export function cidResolver(ctx: PDFContext, dict: PDFDict, descendant: PDFDict | undefined, program: () => Program | null): (code: number) => Glyph {
   const enc = resolve(ctx, dict.get(name('Encoding')));
@@ -23,8 +27,7 @@ export function cidResolver(ctx: PDFContext, dict: PDFDict, descendant: PDFDict 
     }
   }
   const cidOfCode = (code: number): number | undefined => (identity ? code : cmap ? cidOf(cmap, code) : undefined);
-  const widths = new Map<number, number>();
-  readW(ctx, getArray(descendant, 'W'), widths);
+  const widths = readCidWidths(getArray(descendant, 'W'), MAX_CID_WIDTHS);
   const dw = getNumber(descendant, 'DW') ?? 1000;
   const cidType = getName(descendant, 'Subtype');
   let cidToGid: Uint8Array | null | 'identity' | undefined;
@@ -57,32 +60,4 @@ export function cidResolver(ctx: PDFContext, dict: PDFDict, descendant: PDFDict 
     }
     return g;
   };
-}
-
-/** W array of a CIDFont: `c [w…]` and `cfirst clast w` runs (bounded: CIDs are 16-bit). */
-function readW(ctx: PDFContext, w: PDFArray | undefined, out: Map<number, number>): void {
-  if (!w) return;
-  const n = w.size();
-  const num = (i: number): number | undefined => {
-    const v = w.lookup(i);
-    return v instanceof PDFNumber ? v.asNumber() : undefined;
-  };
-  for (let i = 0; i < n && out.size <= 65536; ) {
-    const first = num(i);
-    const next = resolve(ctx, w.get(i + 1));
-    if (first === undefined) break;
-    if (next instanceof PDFArray) {
-      for (let j = 0; j < next.size(); j++) {
-        const v = next.lookup(j);
-        if (v instanceof PDFNumber) out.set(first + j, v.asNumber());
-      }
-      i += 2;
-    } else {
-      const last = num(i + 1);
-      const width = num(i + 2);
-      if (last === undefined || width === undefined || last - first > 65535) break;
-      for (let c = first; c <= last; c++) out.set(c, width);
-      i += 3;
-    }
-  }
 }

@@ -14,32 +14,13 @@ import { collected } from '../content-pass';
 import { fact } from '../fact';
 import type { ValidationModel } from '../model';
 import type { Example, RuleOutcome } from '../rule';
-import { readCff, type CffFont } from './cff';
+import { readCff } from './cff';
 import { aglUnicode, MAC_EXPERT, MAC_ROMAN, STANDARD, SYMBOL, WIN_ANSI, ZAPF_DINGBATS } from './font-tables';
 import { cidResolver } from './cid-glyphs';
+import type { Glyph, Program } from './glyph';
 import { glyphUse, type FontGlyphUse } from './glyph-use';
 import { isSfnt, readTrueType, type TrueTypeFont } from './truetype';
-import { readType1, type Type1Font } from './type1';
-
-export type Program =
-  | { kind: 'truetype'; tt: TrueTypeFont; cff: CffFont | null }
-  | { kind: 'cff'; cff: CffFont }
-  | { kind: 'type1'; t1: Type1Font }
-  | { kind: 'unreadable' };
-
-export interface Glyph {
-  code: number;
-  /** Glyph name through the encoding (simple fonts), when there is one. */
-  name: string | undefined;
-  /** CID (composite fonts); undefined when a predefined CMap hides it. */
-  cid: number | undefined;
-  /** The program defines the glyph: true/false, undefined when that cannot be told. */
-  present: boolean | undefined;
-  /** Width from the font dictionary (Widths, W/DW), in 1000-unit glyph space; undefined when it gives none. */
-  dictWidth: number | undefined;
-  /** Width from the embedded program; undefined when unknown. */
-  programWidth: number | undefined;
-}
+import { readType1 } from './type1';
 
 export interface FontFacts {
   dict: PDFDict;

@@ -21,9 +21,10 @@
 import { PDFArray, PDFDict, PDFName, PDFStream, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import { isName, type Operand, type Operation, type PdfDictToken } from '../../core/content-lexer';
 import { ColourSpaces } from '../../core/interpret/colour-space-info';
-import type { ColourSpaceInfo } from '../../core/interpret/inventory';
+import type { ColourSpaceInfo } from '../../core/interpret/types';
 import type { ObservedStream } from '../../core/interpret/observer';
-import type { Within } from '../../core/interpret/document-run';
+import type { Within } from '../../core/interpret/types';
+import { inherited, isDict } from '../../core/inherited';
 import { asDict, getBool, getDict, getName, getNumber, name } from '../../core/pdf-objects';
 import type { ContentCollector } from '../content-collector';
 import { walkColourSpace, type ColourObjectVisitor } from './colour-objects';
@@ -128,7 +129,7 @@ class ColourWatcher {
     this.guard(() => {
       const group = getDict(node, 'Group');
       if (!group || getName(group, 'S') !== 'Transparency' || !group.has(name('CS'))) return;
-      const resources = inheritedResources(this.ctx, node);
+      const resources = pageResources(node);
       this.pageGroup = this.groupSpace(group, resources, 'page transparency group');
     });
   }
@@ -421,14 +422,8 @@ function patternShading(obj: PDFObject | undefined): PDFDict | undefined {
 }
 
 /** Page resources, inherited from the page tree when the page has none. */
-function inheritedResources(ctx: PDFContext, node: PDFDict): PDFDict | undefined {
-  for (let n: PDFDict | undefined = node, depth = 0; n && depth < 32; depth++) {
-    const r = getDict(n, 'Resources');
-    if (r) return r;
-    const parent: PDFObject | undefined = ctx.lookup(n.get(name('Parent')));
-    n = parent instanceof PDFDict ? parent : undefined;
-  }
-  return undefined;
+function pageResources(node: PDFDict): PDFDict | undefined {
+  return inherited(node, 'Resources', { maxDepth: 32, accept: isDict });
 }
 
 /** An inline image's colour space operand as an object to walk: a name, or the base of an inline Indexed array. */

@@ -19,7 +19,7 @@
  */
 import { PDFDict, PDFStream } from '@cantoo/pdf-lib';
 import { isName, type Operand, type Operation } from '../../core/content-lexer';
-import type { Within } from '../../core/interpret/document-run';
+import type { Within } from '../../core/interpret/types';
 import type { ObservedStream } from '../../core/interpret/observer';
 import { getDict, getName, getNumber, name } from '../../core/pdf-objects';
 import type { ContentCollector } from '../content-collector';

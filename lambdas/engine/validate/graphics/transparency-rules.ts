@@ -58,7 +58,7 @@ const transparencyGroups = fact('graphics-transparency-groups', (m): GroupOwner[
   m.doc.getPages().forEach((p, i) => {
     const g = getDict(p.node, 'Group');
     if (g && getName(g, 'S') === 'Transparency')
-      out.push({ kind: 'page', group: g, resources: inheritedResources(m.context, p.node), page: i + 1, objectNumber: p.ref.objectNumber, pageIntent: pageIntent(m, p.node), enclosingComponents: 0 });
+      out.push({ kind: 'page', group: g, resources: inheritedResources(p.node), page: i + 1, objectNumber: p.ref.objectNumber, pageIntent: pageIntent(m, p.node), enclosingComponents: 0 });
   });
   const objs = graphicsObjects(m);
   const pages = m.doc.getPages();

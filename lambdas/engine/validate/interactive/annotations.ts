@@ -4,8 +4,9 @@
  * flags, rectangle, appearance dictionary, the field type a widget inherits).
  * Read once per document (`annotations(m)`), nothing decoded.
  */
-import { PDFArray, PDFDict, PDFNumber, PDFStream, type PDFContext } from '@cantoo/pdf-lib';
-import { getName, getNumber, name, resolve, resolvedItems } from '../../core/pdf-objects';
+import { PDFArray, PDFDict, PDFNumber, PDFStream } from '@cantoo/pdf-lib';
+import { inheritedFieldType } from '../../core/form-fields';
+import { getName, getNumber, name, resolvedItems } from '../../core/pdf-objects';
 import { fact } from '../fact';
 import type { Example } from '../rule';
 
@@ -30,9 +31,6 @@ export interface AnnotationInfo {
   /** AP is present (even when malformed). */
   hasAP: boolean;
 }
-
-/** Depth of the field Parent chain followed; real forms nest a few levels. */
-const MAX_FIELD_DEPTH = 32;
 
 export const annotations = fact('annotations', (m): AnnotationInfo[] => {
   const ctx = m.context;
@@ -59,7 +57,7 @@ export const annotations = fact('annotations', (m): AnnotationInfo[] => {
         subtype,
         flags: f instanceof PDFNumber && Number.isInteger(f.asNumber()) ? f.asNumber() : null,
         rect: rectOf(a),
-        fieldType: subtype === 'Widget' ? inheritedFieldType(ctx, a) : null,
+        fieldType: subtype === 'Widget' ? inheritedFieldType(a) : null,
         ap: ap instanceof PDFDict ? ap : undefined,
         hasAP: ap !== undefined,
       });
@@ -74,20 +72,6 @@ function rectOf(a: PDFDict): [number, number, number, number] | null {
   const n = [0, 1, 2, 3].map((i) => r.lookup(i));
   if (!n.every((x) => x instanceof PDFNumber)) return null;
   return n.map((x) => (x as PDFNumber).asNumber()) as [number, number, number, number];
-}
-
-/** FT is inheritable (ISO 32000-1 12.7.3.1): a widget merged with its field, or its Parent chain. */
-export function inheritedFieldType(ctx: PDFContext, d: PDFDict): string | null {
-  let node: PDFDict | undefined = d;
-  const seen = new Set<PDFDict>();
-  for (let depth = 0; node && !seen.has(node) && depth < MAX_FIELD_DEPTH; depth++) {
-    seen.add(node);
-    const ft = getName(node, 'FT');
-    if (ft) return ft;
-    const parent = resolve(ctx, node.get(name('Parent')));
-    node = parent instanceof PDFDict ? parent : undefined;
-  }
-  return null;
 }
 
 /** Width and height are both zero: a point annotation, which needs no appearance. */

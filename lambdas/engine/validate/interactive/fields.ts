@@ -1,11 +1,12 @@
 /**
  * The interactive form's field tree (ISO 32000-1 12.7.3): every field reached
  * from AcroForm Fields through Kids, read once per document, with the helpers
- * the form and signature rules share (qualified names, inherited entries, the
- * text of rich-text values).
+ * the form and signature rules share (qualified names, the text of rich-text
+ * values). Inherited entries and text values are core's (core/form-fields.ts),
+ * which autofix shares.
  */
-import { PDFDict, PDFStream, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
-import { getDict, getText, name, resolve, resolvedItems, streamBytes, textOf } from '../../core/pdf-objects';
+import { PDFDict, type PDFContext } from '@cantoo/pdf-lib';
+import { getText, name, resolve } from '../../core/pdf-objects';
 import { fact } from '../fact';
 import { formFieldDicts, MAX_FIELD_DEPTH } from '../../core/form-fields';
 
@@ -25,32 +26,6 @@ export function fieldName(ctx: PDFContext, field: PDFDict): string {
     node = parent instanceof PDFDict ? parent : undefined;
   }
   return parts.join('.');
-}
-
-/** An inheritable field entry (V, FT, DA…), from the field or the nearest ancestor that has it. */
-export function inheritedEntry(ctx: PDFContext, field: PDFDict, key: string): PDFObject | undefined {
-  let node: PDFDict | undefined = field;
-  const seen = new Set<PDFDict>();
-  for (let depth = 0; node && !seen.has(node) && depth < MAX_FIELD_DEPTH; depth++) {
-    seen.add(node);
-    const v = resolve(ctx, node.get(name(key)));
-    if (v !== undefined) return v;
-    const parent = resolve(ctx, node.get(name('Parent')));
-    node = parent instanceof PDFDict ? parent : undefined;
-  }
-  return undefined;
-}
-
-/** A text string or a text stream (the forms RV, V and RC may take), as text; undefined otherwise. */
-export function textValue(obj: PDFObject | undefined): string | undefined {
-  if (obj instanceof PDFStream) {
-    const bytes = streamBytes(obj);
-    if (!bytes) return undefined;
-    // A text stream is PDFDocEncoding or UTF-16BE with a byte order mark (ISO 32000-1 7.9.3); UTF-8 for RC in practice.
-    if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
-    return new TextDecoder('utf-8').decode(bytes);
-  }
-  return textOf(obj);
 }
 
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: '\u00a0' };

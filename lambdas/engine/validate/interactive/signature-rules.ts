@@ -16,7 +16,7 @@ import { bytesOf, name, resolve } from '../../core/pdf-objects';
 import { fact } from '../fact';
 import type { ValidationModel } from '../model';
 import { eachOf, type Example, type Rule } from '../rule';
-import { inheritedFieldType } from './annotations';
+import { inheritedFieldType } from '../../core/form-fields';
 import { fieldName, formFields } from './fields';
 import { parseSignedData, type SignedDataSummary } from './pkcs7';
 
@@ -34,7 +34,7 @@ export const signatures = fact('interactive/signatures', (m): SignatureInfo[] =>
   const out: SignatureInfo[] = [];
   const seen = new Set<PDFDict>();
   for (const field of formFields(m)) {
-    if (inheritedFieldType(ctx, field) !== 'Sig') continue;
+    if (inheritedFieldType(field) !== 'Sig') continue;
     const v = field.get(name('V'));
     const sig = resolve(ctx, v);
     if (!(sig instanceof PDFDict) || seen.has(sig)) continue;

@@ -6,7 +6,8 @@
  * annotations order them by structure. Annotations that are not real content
  * (printer's marks, invisible ones) stay out of the tree or are artifacts.
  */
-import { PDFArray, PDFDict, PDFNumber, type PDFContext } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFNumber, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
+import { inherited } from '../../core/inherited';
 import { getDict, getName, getText, name, resolve, resolvedItems, textOf } from '../../core/pdf-objects';
 import { fact } from '../fact';
 import type { ValidationModel } from '../model';
@@ -42,17 +43,9 @@ export const enclosing = (m: ValidationModel, a: AnnotationInfo): StructElem | u
 
 /** A page box, inherited through the page tree (CropBox falls back to MediaBox). */
 function pageBox(ctx: PDFContext, page: PDFDict, key: string): number[] | undefined {
-  let node: PDFDict | undefined = page;
-  for (let i = 0; node && i < MAX_PARENT_DEPTH; i++) {
-    const box = resolve(ctx, node.get(name(key)));
-    if (box instanceof PDFArray && box.size() === 4) {
-      const n = box.asArray().map((x) => resolve(ctx, x));
-      if (n.every((x) => x instanceof PDFNumber)) return n.map((x) => (x as PDFNumber).asNumber());
-    }
-    const parent = resolve(ctx, node.get(name('Parent')));
-    node = parent instanceof PDFDict ? parent : undefined;
-  }
-  return undefined;
+  const isBox = (box: PDFObject): box is PDFArray => box instanceof PDFArray && box.size() === 4 && box.asArray().every((x) => resolve(ctx, x) instanceof PDFNumber);
+  const box = inherited(page, key, { maxDepth: MAX_PARENT_DEPTH, accept: isBox });
+  return box?.asArray().map((x) => (resolve(ctx, x) as PDFNumber).asNumber());
 }
 
 /** The annotation lies wholly outside the page's crop box: it can never be seen, so PDF/UA does not judge it. */

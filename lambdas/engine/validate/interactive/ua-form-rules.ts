@@ -11,8 +11,9 @@ import { fact } from '../fact';
 import type { ValidationModel } from '../model';
 import { condition, eachOf, type Rule } from '../rule';
 import { structTree } from '../structure/struct-tree';
-import { annotationExample, annotations, inheritedFieldType, type AnnotationInfo } from './annotations';
-import { fieldName, formFields, inheritedEntry, richTextPlain, textuallyEquivalent, textValue } from './fields';
+import { inheritedFieldEntry, inheritedFieldType, textValue } from '../../core/form-fields';
+import { annotationExample, annotations, type AnnotationInfo } from './annotations';
+import { fieldName, formFields, richTextPlain, textuallyEquivalent } from './fields';
 import { enclosing } from './ua-annotation-rules';
 
 /** Form XObjects followed inside an appearance; real signature appearances nest two or three. */
@@ -39,7 +40,7 @@ function xfaTexts(m: ValidationModel): string[] {
 const dynamicXfa = fact('interactive/dynamic-xfa', (m): boolean => xfaTexts(m).some((t) => /<dynamicRender\b[^>]*>\s*required\s*<\/dynamicRender>/.test(t)));
 
 /** Text fields (FT Tx, inherited) that carry a rich-text value. */
-const richTextFields = (m: ValidationModel) => formFields(m).filter((f) => f.has(name('RV')) && inheritedFieldType(m.context, f) === 'Tx');
+const richTextFields = (m: ValidationModel) => formFields(m).filter((f) => f.has(name('RV')) && inheritedFieldType(f) === 'Tx');
 
 interface GraphicUse {
   /** What was drawn: `image XObject /Im0`, `inline image`. */
@@ -141,12 +142,12 @@ export const UA_FORM_RULES: readonly Rule[] = [
         richTextFields(m),
         (f) => {
           const rv = textValue(resolve(m.context, f.get(name('RV'))));
-          const v = textValue(inheritedEntry(m.context, f, 'V'));
+          const v = textValue(inheritedFieldEntry(f, 'V'));
           return v !== undefined && (rv === undefined || textuallyEquivalent(richTextPlain(rv), v));
         },
         (f) => ({
           ...(m.objectNumbers.of(f) !== undefined ? { objectNumber: m.objectNumbers.of(f)! } : {}),
-          context: `text field "${fieldName(m.context, f)}": ${textValue(inheritedEntry(m.context, f, 'V')) === undefined ? 'RV without V' : 'RV and V differ in text'}`,
+          context: `text field "${fieldName(m.context, f)}": ${textValue(inheritedFieldEntry(f, 'V')) === undefined ? 'RV without V' : 'RV and V differ in text'}`,
         }),
       ),
   },

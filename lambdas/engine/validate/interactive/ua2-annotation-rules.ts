@@ -8,11 +8,12 @@
  * (RC and Contents, Contents and Alt) both say the same.
  */
 import { PDFDict } from '@cantoo/pdf-lib';
+import { textValue } from '../../core/form-fields';
 import { getName, getText, has, name } from '../../core/pdf-objects';
 import type { ValidationModel } from '../model';
 import { eachOf, type Rule } from '../rule';
 import { annotationExample, annotations, FLAG, hasFlag, isZeroSize, type AnnotationInfo } from './annotations';
-import { richTextPlain, textuallyEquivalent, textValue } from './fields';
+import { richTextPlain, textuallyEquivalent } from './fields';
 import { enclosing } from './ua-annotation-rules';
 
 /** Annotation types ISO 32000-2 (Table 171) calls markup annotations. */

@@ -9,8 +9,8 @@ import { getText, resolve } from '../../core/pdf-objects';
 import { fact } from '../fact';
 import type { Example, Rule } from '../rule';
 import { mainPacket } from './packet';
-import { NS } from './schemas';
-import type { XmpNode, XmpProperty } from './xmp-model';
+import { NS } from '../../core/xmp/schemas';
+import type { XmpNode, XmpProperty } from '../../core/xmp/xmp-model';
 
 interface Pair {
   entry: string;

@@ -6,10 +6,10 @@ import { PDFDict, PDFStream } from '@cantoo/pdf-lib';
 import { getName, getStream, streamBytes } from '../../core/pdf-objects';
 import type { ValidationModel } from '../model';
 import { fact } from '../fact';
-import { extensionDefinitions, type ExtensionDefinitions } from './extension-schemas';
-import type { Edition } from './schemas';
-import type { TypeContext } from './value-types';
-import { readXmpPacket, type XmpPacket } from './xmp-model';
+import { extensionDefinitions, type ExtensionDefinitions } from '../../core/xmp/extension-schemas';
+import type { Edition } from '../../core/xmp/schemas';
+import type { TypeContext } from '../../core/xmp/value-types';
+import { readXmpPacket, type XmpPacket } from '../../core/xmp/xmp-model';
 
 /** A metadata stream read into the XMP data model. */
 export interface MetadataPacket {

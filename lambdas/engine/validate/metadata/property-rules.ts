@@ -8,11 +8,11 @@
 import type { StandardProfile } from '../profiles';
 import { condition, type Example, type Rule, type RuleOutcome } from '../rule';
 import type { ValidationModel } from '../model';
-import { containerProblems, containers } from './extension-schemas';
+import { containerProblems, containers, declaredPropertyType } from '../../core/xmp/extension-schemas';
 import { allPackets, mainPacket, typeContext, type MetadataPacket } from './packet';
-import { isPredefinedNamespace, NS, predefinedType, type Edition } from './schemas';
-import { typeProblem, type TypeContext } from './value-types';
-import { qname, type XmpProperty } from './xmp-model';
+import { isPredefinedNamespace, type Edition } from '../../core/xmp/schemas';
+import { typeProblem, type TypeContext } from '../../core/xmp/value-types';
+import { qname, type XmpProperty } from '../../core/xmp/xmp-model';
 
 const NOTHING_TO_CHECK: RuleOutcome = { checked: 0, failures: [] };
 
@@ -30,25 +30,6 @@ function eachPacket(m: ValidationModel, test: (packet: MetadataPacket, main: Met
     failures.push(...r.failures);
   }
   return checked ? { checked, failures } : NOTHING_TO_CHECK;
-}
-
-type PropertyDefinitions = { properties: ReadonlyMap<string, ReadonlyMap<string, string>> };
-
-/**
- * The value type a property must have given the extension schemas of its own
- * packet and of the catalog's, or null when neither XMP nor an extension schema
- * defines it; 'pdfaid' for the identification schema. Also what autofix's
- * pdfa.prepare removes properties by (autofix/standards/xmp-allowed.ts).
- */
-export function declaredPropertyType(own: PropertyDefinitions, main: PropertyDefinitions | null, p: XmpProperty, edition: Edition): string | null {
-  // The identification schema has its own rule (pdfa.metadata.identification-schema) and clause.
-  if (p.ns === NS.pdfaid) return 'pdfaid';
-  const predefined = predefinedType(edition, p.ns, p.name);
-  if (predefined) return predefined;
-  const ownType = own.properties.get(p.ns)?.get(p.name);
-  if (ownType) return ownType;
-  // PDF/A-2 and later let the catalog's packet describe properties other packets use; PDF/A-1 does not.
-  return edition === '2005' ? (main?.properties.get(p.ns)?.get(p.name) ?? null) : null;
 }
 
 const declaredType = (current: MetadataPacket, main: MetadataPacket | null, p: XmpProperty, edition: Edition): string | null =>

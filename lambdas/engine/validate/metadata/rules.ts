@@ -12,8 +12,8 @@ import type { ValidationModel } from '../model';
 import { INFO_RULES } from './info-rules';
 import { allPackets, mainPacket, type MetadataPacket } from './packet';
 import { PROPERTY_RULES } from './property-rules';
-import { NS } from './schemas';
-import type { XmpProperty } from './xmp-model';
+import { NS } from '../../core/xmp/schemas';
+import type { XmpProperty } from '../../core/xmp/xmp-model';
 
 /** A rule about an object the file does not have (its absence is another rule's failure). */
 const NOTHING_TO_CHECK = { checked: 0, failures: [] };

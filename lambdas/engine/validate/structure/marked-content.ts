@@ -26,7 +26,7 @@
 import { PDFArray, PDFDict, PDFNumber, PDFStream, type PDFObject } from '@cantoo/pdf-lib';
 import type { Operand, Operation, PdfDictToken, PdfStringToken } from '../../core/content-lexer';
 import { isName } from '../../core/content-lexer';
-import type { Within } from '../../core/interpret/document-run';
+import type { Within } from '../../core/interpret/types';
 import type { ObservedStream } from '../../core/interpret/observer';
 import { getName, getNumber, getText, name, textOf } from '../../core/pdf-objects';
 import type { ContentCollector } from '../content-collector';

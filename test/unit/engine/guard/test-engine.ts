@@ -7,7 +7,7 @@
 import { isMainThread, threadId } from 'node:worker_threads';
 import { UnprocessableFileError } from '../../../../lambdas/domain/errors';
 import { guardedEngine } from '../../../../lambdas/engine/guard/guarded-engine';
-import { decodeLimits } from '../../../../lambdas/engine/guard/stream-decode';
+import { decodeLimits } from '../../../../lambdas/engine/core/stream-decode';
 import { engineDeadline } from '../../../../lambdas/engine/guard/engine-deadline';
 
 export type TestEngineInput =

@@ -6,7 +6,7 @@
 import { PDFName, PDFString, type PDFDocument } from '@cantoo/pdf-lib';
 import { describe, expect, it } from 'vitest';
 import type { OrderContext } from '../../../../lambdas/domain/model';
-import type { PageInventory } from '../../../../lambdas/engine/core/interpret/inventory';
+import type { PageInventory } from '../../../../lambdas/engine/core/interpret/types';
 import { openPdfBytes } from '../../../../lambdas/engine/core/load-pdf';
 import { checkBoxes } from '../../../../lambdas/engine/preflight/checks-boxes';
 import { checkDocument } from '../../../../lambdas/engine/preflight/checks-document';

@@ -1,6 +1,6 @@
 /**
  * Hand-built content inventories for specifying checks: colour spaces, paints
- * and page contents as the interpreter reports them (core/interpret/inventory.ts),
+ * and page contents as the interpreter reports them (core/interpret/types.ts),
  * with only what a test is about spelled out.
  */
 import type {
@@ -14,7 +14,7 @@ import type {
   PlacedImage,
   StrokeGroup,
   TextGroup,
-} from '../../../../lambdas/engine/core/interpret/inventory';
+} from '../../../../lambdas/engine/core/interpret/types';
 import type { Rect } from '../../../../lambdas/engine/core/page-boxes';
 import type { InventoryPage } from '../../../../lambdas/engine/preflight/inventory-page';
 import { emptyInventory } from '../../../../lambdas/engine/preflight/inventory-page';

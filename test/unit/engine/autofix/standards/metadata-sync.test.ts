@@ -1,7 +1,7 @@
 import { PDFDict, PDFName } from '@cantoo/pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { metadataSyncFix, PRODUCER_SUFFIX } from '../../../../../lambdas/engine/autofix/standards/metadata-sync';
-import { readXmpPacket } from '../../../../../lambdas/engine/validate/metadata/xmp-model';
+import { readXmpPacket } from '../../../../../lambdas/engine/core/xmp/xmp-model';
 import { buildPdf, xmpPacket } from '../../../../support/pdf-fixtures';
 import { applyDirect, edit, expectSameRendering, failedRules, FIXED_NOW, infoOf, reopen, runFixes, setInfo, textOf, xmpText } from './fixtures';
 

@@ -3,8 +3,8 @@ import { PDFArray, PDFDict, PDFName, PDFString } from '@cantoo/pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { preparePdfa } from '../../../../../lambdas/engine/autofix/standards/pdfa-prepare';
 import { findFix, fixParams, fixParamsProblem, paramProblem } from '../../../../../lambdas/engine/profile-catalogue';
-import { readXmp } from '../../../../../lambdas/engine/core/xmp';
-import { readXmpPacket } from '../../../../../lambdas/engine/validate/metadata/xmp-model';
+import { readXmp } from '../../../../../lambdas/engine/core/xmp/identification';
+import { readXmpPacket } from '../../../../../lambdas/engine/core/xmp/xmp-model';
 import { buildPdf, pdfaSpec, type PdfSpec } from '../../../../support/pdf-fixtures';
 import { addAnnotations, applyDirect, edit, failedRules, files, FIXED_NOW, infoOf, reopen, runFixes, setInfo, textOf, xmpText } from './fixtures';
 

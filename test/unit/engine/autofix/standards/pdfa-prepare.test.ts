@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { preparePdfa } from '../../../../../lambdas/engine/autofix/standards/pdfa-prepare';
 import { srgbProfile } from '../../../../../lambdas/engine/autofix/standards/rgb-profiles';
 import { parseIccHeader, readOutputIntents } from '../../../../../lambdas/engine/core/output-intents';
-import { readXmp } from '../../../../../lambdas/engine/core/xmp';
+import { readXmp } from '../../../../../lambdas/engine/core/xmp/identification';
 import { buildPdf, type PdfSpec } from '../../../../support/pdf-fixtures';
 import { applyDirect, compliant, edit, expectSameRendering, failedRules, files, FIXED_NOW, iccHeaderOnly, preflightIds, reopen, runFixes, setAnnotationFlags, textOf, xmpText } from './fixtures';
 

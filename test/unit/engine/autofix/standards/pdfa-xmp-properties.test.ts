@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { preparePdfa } from '../../../../../lambdas/engine/autofix/standards/pdfa-prepare';
-import { readXmpPacket } from '../../../../../lambdas/engine/validate/metadata/xmp-model';
+import { readXmpPacket } from '../../../../../lambdas/engine/core/xmp/xmp-model';
 import { buildPdf } from '../../../../support/pdf-fixtures';
 import { applyDirect, compliant, failedRules, files, FIXED_NOW, reopen, textOf, xmpText } from './fixtures';
 

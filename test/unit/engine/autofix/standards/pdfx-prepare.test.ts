@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { preparePdfx } from '../../../../../lambdas/engine/autofix/standards/pdfx-prepare';
 import { readOutputIntents } from '../../../../../lambdas/engine/core/output-intents';
 import { readPageBoxes } from '../../../../../lambdas/engine/core/page-boxes';
-import { readXmp } from '../../../../../lambdas/engine/core/xmp';
+import { readXmp } from '../../../../../lambdas/engine/core/xmp/identification';
 import { buildPdf } from '../../../../support/pdf-fixtures';
 import { applyDirect, edit, expectSameRendering, FIXED_NOW, iccHeaderOnly, infoOf, preflightIds, reopen, runFixes, setInfo, textOf } from './fixtures';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { preparePdfa } from '../../../../../lambdas/engine/autofix/standards/pdfa-prepare';
 import { repairExtensionSchemas } from '../../../../../lambdas/engine/autofix/standards/xmp-extension-repair';
-import { extensionDefinitions } from '../../../../../lambdas/engine/validate/metadata/extension-schemas';
-import { readXmpPacket, type XmpProperty } from '../../../../../lambdas/engine/validate/metadata/xmp-model';
+import { extensionDefinitions } from '../../../../../lambdas/engine/core/xmp/extension-schemas';
+import { readXmpPacket, type XmpProperty } from '../../../../../lambdas/engine/core/xmp/xmp-model';
 import { buildPdf } from '../../../../support/pdf-fixtures';
 import { applyDirect, failedRules, files, FIXED_NOW, reopen, textOf, xmpText } from './fixtures';
 

@@ -6,7 +6,8 @@
  */
 import { interpretDocument } from '../../../../../lambdas/engine/core/interpret/interpret-document';
 import { setStrictInterpretation } from '../../../../../lambdas/engine/core/interpret/executor';
-import type { InterpretOptions, PageInventory } from '../../../../../lambdas/engine/core/interpret/inventory';
+import type { InterpretOptions } from '../../../../../lambdas/engine/core/interpret/document-run';
+import type { PageInventory } from '../../../../../lambdas/engine/core/interpret/types';
 import { openPdfBytes } from '../../../../../lambdas/engine/core/load-pdf';
 import { contentPdf, type ContentPageSpec } from '../../../../support/content-fixtures';
 

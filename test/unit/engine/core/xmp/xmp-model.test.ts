@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseXml, XmlError } from '../../../../../lambdas/engine/validate/metadata/xml';
-import { readXmpPacket, type XmpNode } from '../../../../../lambdas/engine/validate/metadata/xmp-model';
-import { typeProblem } from '../../../../../lambdas/engine/validate/metadata/value-types';
-import { extensionDefinitions, containerProblems } from '../../../../../lambdas/engine/validate/metadata/extension-schemas';
-import { NS, predefinedType } from '../../../../../lambdas/engine/validate/metadata/schemas';
+import { parseXml, XmlError } from '../../../../../lambdas/engine/core/xmp/xml';
+import { readXmpPacket, type XmpNode } from '../../../../../lambdas/engine/core/xmp/xmp-model';
+import { typeProblem } from '../../../../../lambdas/engine/core/xmp/value-types';
+import { extensionDefinitions, containerProblems } from '../../../../../lambdas/engine/core/xmp/extension-schemas';
+import { NS, predefinedType } from '../../../../../lambdas/engine/core/xmp/schemas';
 import { pdfDateInstant, xmpDateInstant } from '../../../../../lambdas/engine/validate/metadata/info-rules';
 
 const RDF = 'xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"';

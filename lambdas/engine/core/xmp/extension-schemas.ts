@@ -7,7 +7,7 @@
  * required fields, in the container namespaces with their required prefixes,
  * of the required types, and no fields the containers do not define.
  */
-import { NS, type StructType } from './schemas';
+import { NS, predefinedType, type Edition, type StructType } from './schemas';
 import { isKnownType, type TypeContext } from './value-types';
 import type { XmpNode, XmpPacket, XmpProperty } from './xmp-model';
 
@@ -181,4 +181,24 @@ function checkLevel(fields: XmpProperty[], level: Level, ctx: TypeContext, out: 
     if (name === 'category' && !['external', 'internal'].includes(f.node.value.trim())) out.push({ kind: 'structure', context: `${who()}: category "${f.node.value}" is neither external nor internal` });
     if (name === 'valueType' && !isKnownType(f.node.value, ctx)) out.push({ kind: 'structure', context: `${who()}: value type "${f.node.value}" is not defined` });
   }
+}
+
+type PropertyDefinitions = { properties: ReadonlyMap<string, ReadonlyMap<string, string>> };
+
+/**
+ * The value type a property must have given the extension schemas of its own
+ * packet and of the catalog's, or null when neither XMP nor an extension schema
+ * defines it; 'pdfaid' for the identification schema. Also what autofix's
+ * pdfa.prepare removes properties by (autofix/standards/xmp-allowed.ts) and
+ * validate's property rules check them by.
+ */
+export function declaredPropertyType(own: PropertyDefinitions, main: PropertyDefinitions | null, p: XmpProperty, edition: Edition): string | null {
+  // The identification schema has its own rule (pdfa.metadata.identification-schema) and clause.
+  if (p.ns === NS.pdfaid) return 'pdfaid';
+  const predefined = predefinedType(edition, p.ns, p.name);
+  if (predefined) return predefined;
+  const ownType = own.properties.get(p.ns)?.get(p.name);
+  if (ownType) return ownType;
+  // PDF/A-2 and later let the catalog's packet describe properties other packets use; PDF/A-1 does not.
+  return edition === '2005' ? (main?.properties.get(p.ns)?.get(p.name) ?? null) : null;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseXmpPacket } from '../../../../lambdas/engine/core/xmp';
-import { xmpPacket } from '../../../support/pdf-fixtures';
+import { parseXmpPacket } from '../../../../../lambdas/engine/core/xmp/identification';
+import { xmpPacket } from '../../../../support/pdf-fixtures';
 
 describe('XMP reader', () => {
   it('reads PDF/A, PDF/UA, PDF/X claims and dc:title written as attributes and elements', () => {

@@ -6,20 +6,16 @@
  * XMP allows a property as an attribute (`pdfaid:part="2"`) or as an element
  * (`<pdfaid:part>2</pdfaid:part>`), and the prefix is whatever the packet binds
  * to the namespace URI; both forms and any prefix are read. This is a reader for
- * a handful of simple properties, not a general RDF parser.
+ * a handful of simple properties, not a general RDF parser: it reads by pattern
+ * rather than through the data model (xmp-model.ts) so that the claims of a
+ * packet that is not well-formed XML, which the data model refuses, are still
+ * what detection and the profiles see.
  */
 import { PDFDict, type PDFDocument } from '@cantoo/pdf-lib';
-import { getStream, streamBytes, streamFilters } from './pdf-objects';
+import { getStream, streamBytes, streamFilters } from '../pdf-objects';
+import { NS } from './schemas';
 
-export const NS = {
-  pdfaid: 'http://www.aiim.org/pdfa/ns/id/',
-  pdfuaid: 'http://www.aiim.org/pdfua/ns/id/',
-  pdfxid: 'http://www.npes.org/pdfx/ns/id/',
-  pdfx: 'http://ns.adobe.com/pdfx/1.3/',
-  dc: 'http://purl.org/dc/elements/1.1/',
-} as const;
-
-export interface XmpProperty {
+export interface IdentificationProperty {
   value: string;
   /** The prefix the packet used (PDF/A requires the conventional one). */
   prefix: string;
@@ -32,8 +28,8 @@ export interface XmpFacts {
   filters: string[];
   /** False when the stream could not be decoded or holds no XMP packet. */
   readable: boolean;
-  pdfa: { part: XmpProperty | null; conformance: XmpProperty | null; rev: XmpProperty | null; amd: XmpProperty | null } | null;
-  pdfua: { part: XmpProperty | null; rev: XmpProperty | null } | null;
+  pdfa: { part: IdentificationProperty | null; conformance: IdentificationProperty | null; rev: IdentificationProperty | null; amd: IdentificationProperty | null } | null;
+  pdfua: { part: IdentificationProperty | null; rev: IdentificationProperty | null } | null;
   /** `PDF/X-4`, `PDF/X-1a:2001`… from pdfxid:GTS_PDFXVersion or pdfx:GTS_PDFXVersion. */
   pdfxVersion: string | null;
   dcTitle: string | null;
@@ -67,7 +63,7 @@ export function readXmp(doc: PDFDocument): XmpFacts {
 /** The facts of a packet (exported for tests and for XMP found elsewhere, e.g. embedded files). */
 export function parseXmpPacket(xml: string): Omit<XmpFacts, 'present' | 'filters' | 'readable'> {
   const prefixes = bindings(xml);
-  const prop = (ns: string, local: string): XmpProperty | null => {
+  const prop = (ns: string, local: string): IdentificationProperty | null => {
     for (const prefix of prefixes.get(ns) ?? []) {
       const value = simpleProperty(xml, prefix, local);
       if (value !== null) return { value, prefix };

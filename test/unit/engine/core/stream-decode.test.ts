@@ -4,9 +4,9 @@ import sharp from 'sharp';
 import { decodePDFRawStream, PDFDict, PDFDocument, PDFRawStream, PDFStream, type PDFContext } from '@cantoo/pdf-lib';
 import { openPdfBytes } from '../../../../lambdas/engine/core/load-pdf';
 import { streamBytes } from '../../../../lambdas/engine/core/pdf-objects';
-import { decodeStream, DEFAULT_DECODE_LIMITS, setDecodeLimits } from '../../../../lambdas/engine/guard/stream-decode';
+import { decodeStream, DEFAULT_DECODE_LIMITS, setDecodeLimits } from '../../../../lambdas/engine/core/stream-decode';
 import { buildPdf } from '../../../support/pdf-fixtures';
-import { zeroBomb } from './hostile-pdfs';
+import { zeroBomb } from '../guard/hostile-pdfs';
 
 const MiB = 1024 * 1024;
 

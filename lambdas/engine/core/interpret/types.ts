@@ -1,4 +1,9 @@
 /**
+ * The interpreter's types. A leaf of core/interpret: it imports nothing from
+ * the interpreter, so every module of it can name these without an import
+ * cycle. Most of them are the page inventory below; the rest (Within, Frame)
+ * say which stream a paint happens in.
+ *
  * What the content interpreter found on a page, in a form preflight can judge
  * without reading the PDF again: every image placement, every font with the
  * text sizes it was used at, every colour space and paint by object kind, thin
@@ -14,7 +19,6 @@
  */
 import type { PDFDict, PDFStream } from '@cantoo/pdf-lib';
 import type { Rect } from '../page-boxes';
-import type { ContentObserver } from './observer';
 
 export type Matrix = [number, number, number, number, number, number];
 
@@ -260,23 +264,20 @@ export interface PageInventory {
   limits: LimitHit[];
 }
 
-export interface InterpretOptions {
-  /** Content operators interpreted per document before stopping (forms and glyph procedures count). */
-  maxOperations?: number;
-  /** Nesting of forms, patterns, glyph procedures and soft masks. */
-  maxDepth?: number;
-  /** Epoch ms after which interpretation stops with a `time` limit. */
-  deadline?: number;
-  /** Images listed per page before an `images` limit (default 10 000; Type 3 bitmap fonts draw one per glyph). */
-  maxImagesPerPage?: number;
-  /** Images listed in the whole document before an `images` limit on every later page (default 100 000). */
-  maxImagesPerDocument?: number;
-  /**
-   * Decoded bytes the document may spend sampling CMYK/spot images (Flate or
-   * uncompressed, 8 bpc) for their highest TAC (default 32 MiB; 0 turns
-   * sampling off). Images beyond the budget count for TAC only through vectors.
-   */
-  imageSamplingBytes?: number;
-  /** Sees every operation with the state in effect (observer.ts). */
-  observer?: ContentObserver;
+/** Where a paint happens: the page's own content or a stream nested in it. */
+export type Within = PlacedImage['within'];
+
+/** What a content stream being run contributes to the page inventory. */
+export interface Frame {
+  within: Within;
+  /** Counts for the page's content box, emptiness and live content (page content and its forms). */
+  content: boolean;
+  /** Paints are recorded (colours, coverage, text groups, strokes): false inside soft masks, which put down no ink. */
+  ink: boolean;
+  /** Paths are recorded: false inside Type 3 glyphs, where the glyph is the text already recorded. */
+  vectors: boolean;
+  /** Colour operators are ignored: uncoloured glyphs (d1) and uncoloured tiling patterns. */
+  uncoloured: boolean;
+  /** The CTM at the start of this stream: patterns are placed relative to it. */
+  baseCtm: Matrix;
 }

@@ -34,6 +34,8 @@ export const NS = {
   xmpG: 'http://ns.adobe.com/xap/1.0/g/',
   pdfaid: 'http://www.aiim.org/pdfa/ns/id/',
   pdfuaid: 'http://www.aiim.org/pdfua/ns/id/',
+  pdfxid: 'http://www.npes.org/pdfx/ns/id/',
+  pdfx: 'http://ns.adobe.com/pdfx/1.3/',
   pdfaExtension: 'http://www.aiim.org/pdfa/ns/extension/',
   pdfaSchema: 'http://www.aiim.org/pdfa/ns/schema#',
   pdfaProperty: 'http://www.aiim.org/pdfa/ns/property#',

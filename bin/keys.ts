@@ -1,5 +1,5 @@
 /**
- * The keys tool (API.md §8, §10): issue, list and revoke secret keys.
+ * The keys tool (docs/api.md §8, §10): issue, list and revoke secret keys.
  *
  *   npm run keys -- create [--account NAME] [--role standard|admin] [--test] [--json]
  *   npm run keys -- list [--account NAME] [--json]

@@ -1,6 +1,6 @@
 /**
  * `npm start`: the whole API on http://127.0.0.1:${PORT:-3000}, with no cloud
- * account (API.md §10). Environment:
+ * account (docs/api.md §10). Environment:
  *   PORT          API port (default 3000)
  *   STORAGE_PORT  S3 endpoint for uploads and downloads (default PORT + 1)
  *   DATA_DIR      where data lives across restarts (default .local/)

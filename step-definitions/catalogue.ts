@@ -1,5 +1,5 @@
 /**
- * The step-type catalogue (API.md §5): the one registry of what a step type is.
+ * The step-type catalogue (docs/api.md §5): the one registry of what a step type is.
  * Each entry says which file types the step accepts, whether it is a check
  * (reaches a pass/warn/fail verdict), the worker that runs it (its Lambda's
  * entry, sizes and timeout, whether it writes files, whether it runs in its own
@@ -66,7 +66,7 @@ export interface PresentedStep {
 }
 
 /**
- * How a step's result appears in a job's `results` (API.md §4): under `key`, one
+ * How a step's result appears in a job's `results` (docs/api.md §4): under `key`, one
  * `entry` per step that ran. `result` is the step's stored result, null when it
  * failed or its result could not be read.
  */

@@ -15,5 +15,5 @@ export const JOB_TERMINAL_PATTERN = {
   },
 } as const;
 
-/** Default webhook retry delays in seconds after the first attempt (API.md §9). */
+/** Default webhook retry delays in seconds after the first attempt (docs/api.md §9). */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18000, 36000, 36000] as const;

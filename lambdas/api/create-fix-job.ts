@@ -1,4 +1,4 @@
-/** POST /jobs/fix (API.md §3): steps `[preflight, autofix, repreflight?]` per source; async (201) unless `sync: true`. */
+/** POST /jobs/fix (docs/api.md §3): steps `[preflight, autofix, repreflight?]` per source; async (201) unless `sync: true`. */
 import '../platform/polyfills';
 import { jobHandler, asyncUnlessSync } from './job-handler';
 import { fixJobBody, fixJobRequest } from './schemas/fix-job-body';

@@ -1,4 +1,4 @@
-/** POST /jobs/preflight (API.md §3): steps `[preflight]` per source; async (201) unless `sync: true`. */
+/** POST /jobs/preflight (docs/api.md §3): steps `[preflight]` per source; async (201) unless `sync: true`. */
 import '../platform/polyfills';
 import { jobHandler, asyncUnlessSync } from './job-handler';
 import { preflightJobBody, preflightJobRequest } from './schemas/preflight-job-body';

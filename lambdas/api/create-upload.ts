@@ -1,4 +1,4 @@
-/** POST /uploads (API.md §3): a presigned POST for one file of at most `sizeBytes`; 200 `{ fileRef, upload, maxBytes, expiresIn }`. */
+/** POST /uploads (docs/api.md §3): a presigned POST for one file of at most `sizeBytes`; 200 `{ fileRef, upload, maxBytes, expiresIn }`. */
 import '../platform/polyfills';
 import middy from '@middy/core';
 import { createUpload } from '../domain/use-cases/create-upload';

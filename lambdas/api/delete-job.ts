@@ -1,4 +1,4 @@
-/** DELETE /jobs/{id} (API.md §3): stops, then deletes the job with every stored file; 200 `{ id, taskIds }`. */
+/** DELETE /jobs/{id} (docs/api.md §3): stops, then deletes the job with every stored file; 200 `{ id, taskIds }`. */
 import '../platform/polyfills';
 import middy from '@middy/core';
 import { deleteJob } from '../domain/use-cases/delete-job';

@@ -1,4 +1,4 @@
-/** GET /jobs/{id} (API.md §3): 200 `{ job }`, or with `expand=runs` the runs view (no wrapper). */
+/** GET /jobs/{id} (docs/api.md §3): 200 `{ job }`, or with `expand=runs` the runs view (no wrapper). */
 import '../platform/polyfills';
 import middy from '@middy/core';
 import { getJob, getJobRuns } from '../domain/use-cases/get-job';

@@ -1,4 +1,4 @@
-/** GET /health (API.md §3, §10): public; 200 `{ status: "ok" }` once the process serves requests. */
+/** GET /health (docs/api.md §3, §10): public; 200 `{ status: "ok" }` once the process serves requests. */
 import '../platform/polyfills';
 import middy from '@middy/core';
 import { publicMiddleware } from './middleware/public-middleware';

@@ -1,5 +1,5 @@
 /**
- * The handler of every job-creating route (API.md §3): parse the body with the
+ * The handler of every job-creating route (docs/api.md §3): parse the body with the
  * route's schema, turn it into a JobRequest, and submit it in the mode the body
  * asks for (job-submission.ts). Each route's module only names these three.
  */

@@ -1,6 +1,6 @@
 /**
  * What every job-creating handler does once its body is parsed into a
- * JobRequest (API.md §3): check the URLs against the network policy, create the
+ * JobRequest (docs/api.md §3): check the URLs against the network policy, create the
  * job, then answer according to the mode —
  * - async: 201 `{ job }` (with `pending: true` on /jobs/validate's async flag);
  * - sync: wait up to SYNC_WAIT_MS; 200 `{ job }` when terminal, else

@@ -1,4 +1,4 @@
-/** GET /jobs (API.md §3): the caller's jobs, newest first, paged by `nextKey`, filtered, optionally lean (`preview=true`). */
+/** GET /jobs (docs/api.md §3): the caller's jobs, newest first, paged by `nextKey`, filtered, optionally lean (`preview=true`). */
 import '../platform/polyfills';
 import middy from '@middy/core';
 import { DEFAULT_LIST_LIMIT, listJobs } from '../domain/use-cases/list-jobs';

@@ -1,4 +1,4 @@
-/** GET /profiles (API.md §5): preflight profiles, validate codes, fixes and step types, with descriptions. */
+/** GET /profiles (docs/api.md §5): preflight profiles, validate codes, fixes and step types, with descriptions. */
 import '../platform/polyfills';
 import middy from '@middy/core';
 import { listProfiles } from '../domain/use-cases/list-profiles';

@@ -1,4 +1,4 @@
-/** POST /jobs/{id}/review (API.md §2): an admin's decision on a job under manual review; 200 `{ job }`. */
+/** POST /jobs/{id}/review (docs/api.md §2): an admin's decision on a job under manual review; 200 `{ job }`. */
 import '../platform/polyfills';
 import middy from '@middy/core';
 import { presentJob } from '../domain/present/job';

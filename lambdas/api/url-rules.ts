@@ -1,5 +1,5 @@
 /**
- * Which URLs a job may make the service fetch or call (API.md §9, §10):
+ * Which URLs a job may make the service fetch or call (docs/api.md §9, §10):
  * source URLs and the webhook URL pass the network policy of the runtime
  * (cloud: https, no literal private/loopback/link-local/metadata address;
  * local: loopback only). Checked at submission so a client learns at once; the

@@ -1,5 +1,5 @@
 /**
- * Errors the API reports, each with a stable `code` (API.md §7). Handlers and use
+ * Errors the API reports, each with a stable `code` (docs/api.md §7). Handlers and use
  * cases throw these; one middleware (api/middleware/http-errors) turns them into
  * the contract's error body. The list of codes is also published in the README
  * and the OpenAPI document, so codes are added here and nowhere else.

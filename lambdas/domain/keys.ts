@@ -1,5 +1,5 @@
 /**
- * Secret keys and accounts (API.md §8): issuing, registering the local runtime's
+ * Secret keys and accounts (docs/api.md §8): issuing, registering the local runtime's
  * DEV_API_KEY, authenticating a bearer secret, listing and revoking.
  *
  * An account comes into being with its first key and gets its webhook signing

@@ -2,7 +2,7 @@
  * The records the service keeps about jobs, tasks and steps, and the small value
  * types they are made of. These are storage-neutral domain records: the job store
  * persists them as they are, and the presenter (api/present-job) turns them into
- * the contract's JSON (API.md §4), adding presigned URLs and derived fields.
+ * the contract's JSON (docs/api.md §4), adding presigned URLs and derived fields.
  *
  * Derived data is not stored twice: a task's outputArtifacts are its steps'
  * outputs, a job's summary/results/deliverables are computed from its tasks and

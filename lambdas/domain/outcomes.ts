@@ -1,5 +1,5 @@
 /**
- * The verdict rules of API.md §2, in one place: how steps make a task's outcome,
+ * The verdict rules of docs/api.md §2, in one place: how steps make a task's outcome,
  * tasks a job's status and outcome, and the policy a job's `canProceed`.
  * Pure functions over records; the finaliser and the review use case apply them.
  */

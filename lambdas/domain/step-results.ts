@@ -1,6 +1,6 @@
 /**
  * What each step type stores as StepRecord.result — written by the step workers,
- * read by the presenter to build the job's `results` (API.md §4) and by later
+ * read by the presenter to build the job's `results` (docs/api.md §4) and by later
  * steps of the same task (autofix reads the preceding preflight's
  * recommendedFixes; repreflight reuses the preceding preflight's profile) —
  * and the entry each step type's result becomes in `results` (made by the

@@ -1,6 +1,6 @@
 /**
  * The sentences a task's `reason` carries when something failed. Customers read
- * them (API.md §2: `reason` says why), so they name what happened in plain words
+ * them (docs/api.md §2: `reason` says why), so they name what happened in plain words
  * and never include stack traces, file paths or internal messages; the error's
  * name is the one technical detail kept, because support needs it.
  */

@@ -1,5 +1,5 @@
 /**
- * Makes a job terminal, exactly once (API.md §2: once terminal, nothing changes).
+ * Makes a job terminal, exactly once (docs/api.md §2: once terminal, nothing changes).
  *
  * Every task is closed first: steps left `pending` are skipped with why, a step
  * left `running` (its worker is gone) is an error, and the task ends `error` if

@@ -1,9 +1,9 @@
 /**
  * Puts a task's source file at its place in the job's storage and reports what it
- * is. The three locators (API.md §3: `file`, `fileRef`, `url`) arrive differently
+ * is. The three locators (docs/api.md §3: `file`, `fileRef`, `url`) arrive differently
  * but end alike: one object under the task's prefix (or, for `file`, where the API
  * already wrote it), its size, its download name, and its type detected from its
- * first bytes, never from its name or claimed MIME type (API.md §5).
+ * first bytes, never from its name or claimed MIME type (docs/api.md §5).
  */
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';

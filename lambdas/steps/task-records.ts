@@ -56,7 +56,7 @@ export async function failTask(
   return failed;
 }
 
-/** A step that fails makes its task fail with the same reason (API.md §2). */
+/** A step that fails makes its task fail with the same reason (docs/api.md §2). */
 export async function failStepAndTask(
   s: Deps,
   step: Pick<StepRecord, 'id' | 'jobId' | 'taskId' | 'started'>,

@@ -1,5 +1,5 @@
 /**
- * When a failed webhook is tried again (API.md §9): attempt 1 right away, then
+ * When a failed webhook is tried again (docs/api.md §9): attempt 1 right away, then
  * attempts 2..N+1 after the N configured delays (5 s, 5 min, 30 min, 2 h, 5 h,
  * 10 h, 10 h by default), each with ±10 % jitter so many receivers that fail at
  * once (an outage) are not all retried in the same second.

@@ -1,5 +1,5 @@
 /**
- * Standard Webhooks signing (API.md §9, https://www.standardwebhooks.com):
+ * Standard Webhooks signing (docs/api.md §9, https://www.standardwebhooks.com):
  * `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`,
  * keyed with the base64-decoded part of the account's `whsec_…` secret, so any
  * Standard Webhooks library verifies our deliveries with the secret as issued.

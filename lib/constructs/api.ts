@@ -4,7 +4,7 @@
  * every `auth: true` route, stage throttling, and Gateway Responses that put the
  * gateway's own errors into the contract's shape (./gateway-responses.ts).
  *
- * Revocation must take effect within 60 s (API.md §8). The only cache of a
+ * Revocation must take effect within 60 s (docs/api.md §8). The only cache of a
  * key's verdict is the gateway's authoriser cache (per token); its TTL is also
  * given to the functions as AUTH_CACHE_TTL_SECONDS, the value the local runtime
  * emulates that cache with, so both behave alike.
@@ -32,7 +32,7 @@ import { ProoflineNodejsFunction } from './proofline-nodejs-function';
 import { addMethodNotAllowed } from './method-not-allowed';
 import type { Storage } from './storage';
 
-/** API.md §8: a revoked key stops working within this. */
+/** docs/api.md §8: a revoked key stops working within this. */
 export const REVOCATION_DEADLINE_SECONDS = 60;
 
 export interface ApiProps {
@@ -72,7 +72,7 @@ export class Api extends Construct {
     if (!Number.isInteger(authCacheTtl) || authCacheTtl < 0 || authCacheTtl > REVOCATION_DEADLINE_SECONDS) {
       throw new Error(
         `authCacheTtlSeconds must be a whole number from 0 to ${REVOCATION_DEADLINE_SECONDS}, got ${authCacheTtl}: ` +
-          'a revoked key must stop working within that (API.md §8)',
+          'a revoked key must stop working within that (docs/api.md §8)',
       );
     }
     const environment = {
@@ -86,7 +86,7 @@ export class Api extends Construct {
 
     this.restApi = new RestApi(this, 'RestApi', {
       restApiName: `${Stack.of(this).stackName}-api`,
-      description: 'Proofline public API (see API.md).',
+      description: 'Proofline public API (see docs/api.md).',
       endpointConfiguration: { types: [EndpointType.REGIONAL] },
       cloudWatchRole: accessLogs,
       ...(accessLogs ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),

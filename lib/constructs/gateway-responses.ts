@@ -1,7 +1,7 @@
 /**
  * The answers API Gateway produces itself (no key, unknown route, body too
  * large, throttled, authoriser or integration broken), rewritten into the
- * contract's error shape (API.md §7): every non-2xx body is
+ * contract's error shape (docs/api.md §7): every non-2xx body is
  * `{ "error": true, "code", "message", "requestId" }` with the request id also in
  * the `x-request-id` header. This is why the API is a REST API: an HTTP API has
  * no Gateway Responses and would answer these in its own format.

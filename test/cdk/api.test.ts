@@ -1,7 +1,7 @@
 /**
  * The public API as synthesized (bundling skipped, one synth for the file):
  * routes, the token authoriser, 405 catch-alls, the stage, and the gateway's
- * own error answers in the contract's shape (API.md §7).
+ * own error answers in the contract's shape (docs/api.md §7).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { App, Stack } from 'aws-cdk-lib';
@@ -163,7 +163,7 @@ describe('the stage', () => {
 });
 
 /**
- * What API.md §7 asks of each answer the gateway gives itself. `status`
+ * What docs/api.md §7 asks of each answer the gateway gives itself. `status`
  * undefined: the catch-alls keep the status the gateway chose.
  */
 const EXPECTED: { type: string; status?: number; code: string; headers?: Record<string, string> }[] = [

@@ -1,5 +1,5 @@
 /**
- * API.md §2 (review), §8 (keys and accounts): isolation between accounts,
+ * docs/api.md §2 (review), §8 (keys and accounts): isolation between accounts,
  * admin-only review, revocation.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * API.md §2, §4, §5: the canonical POST /jobs with per-source steps, skipping by
+ * docs/api.md §2, §4, §5: the canonical POST /jobs with per-source steps, skipping by
  * file type, later steps seeing earlier steps' output, policy and canProceed.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * API.md §7: every failure path answers in the contract's error shape with a
+ * docs/api.md §7: every failure path answers in the contract's error shape with a
  * stable code and the request id, whoever produces it.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * API.md §7 Idempotency-Key: the same key and body returns the first response
+ * docs/api.md §7 Idempotency-Key: the same key and body returns the first response
  * again and creates nothing; another body is a 409.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * API.md §3: each job-creating endpoint and completion mode.
+ * docs/api.md §3: each job-creating endpoint and completion mode.
  */
 import { describe, expect, it } from 'vitest';
 import { api, waitForJob } from './support/client';

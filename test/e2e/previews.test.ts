@@ -1,5 +1,5 @@
 /**
- * API.md §5 previews: a large selection is rendered in page batches
+ * docs/api.md §5 previews: a large selection is rendered in page batches
  * in parallel (the pipeline's Map over batches; 20 pages a batch unless
  * PREVIEW_BATCH_PAGES says otherwise), and the client sees one previews step
  * with every page, in order, as if one invocation had rendered them.

@@ -1,5 +1,5 @@
 /**
- * API.md §3 "Reading jobs": list, get, expand=runs, delete, profiles.
+ * docs/api.md §3 "Reading jobs": list, get, expand=runs, delete, profiles.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, expectErrorShape, waitForJob } from './support/client';

@@ -1,5 +1,5 @@
 /**
- * API.md §3 "Uploads": presigned POST, storage-enforced size, fileRef rules.
+ * docs/api.md §3 "Uploads": presigned POST, storage-enforced size, fileRef rules.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm, stat } from 'node:fs/promises';

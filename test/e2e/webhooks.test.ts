@@ -1,5 +1,5 @@
 /**
- * API.md §9: the completion webhook — Standard Webhooks signature with the
+ * docs/api.md §9: the completion webhook — Standard Webhooks signature with the
  * account's secret, retries on the (here compressed) schedule, every attempt
  * recorded on the job. Loopback receivers are allowed by the local runtime only.
  */

@@ -1,5 +1,5 @@
 /**
- * The one place errors become HTTP responses (API.md §7): an ApiError keeps its
+ * The one place errors become HTTP responses (docs/api.md §7): an ApiError keeps its
  * code, message, param and headers; a zod error is a 400 `validation_error`
  * naming the field; anything else is a 500 `internal_error` that says nothing
  * about internals and is logged with the request id so it can be found.

@@ -1,5 +1,5 @@
 /**
- * `Idempotency-Key` on POSTs (API.md §7). The key is scoped to the caller's
+ * `Idempotency-Key` on POSTs (docs/api.md §7). The key is scoped to the caller's
  * account; the request is identified by a hash of method, route (with its path
  * parameters) and the canonical JSON body. Within 24 hours the same key and
  * hash replay the first response (`idempotent-replayed: true`) without running

@@ -1,5 +1,5 @@
 /**
- * Reads the body of a POST as JSON (API.md §3, §7): the Content-Type must be
+ * Reads the body of a POST as JSON (docs/api.md §3, §7): the Content-Type must be
  * JSON (415 otherwise), the body must fit the configured limit (413, pointing
  * the client at POST /uploads, which takes files of any size) and parse (400
  * invalid_json). Bodies API Gateway passes base64-encoded are decoded first.

@@ -1,5 +1,5 @@
 /**
- * Every response, success or error, carries `x-request-id` (API.md §7): the API
+ * Every response, success or error, carries `x-request-id` (docs/api.md §7): the API
  * Gateway request id, which is also the `requestId` of error bodies and the key
  * under which failures are logged, so a client's report finds the log line.
  */

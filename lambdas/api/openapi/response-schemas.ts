@@ -1,5 +1,5 @@
 /**
- * The response bodies of the API (API.md §3, §4), in zod, for the OpenAPI
+ * The response bodies of the API (docs/api.md §3, §4), in zod, for the OpenAPI
  * document (and for tests, which check the presenter's output against them so
  * the document cannot drift from what the API returns). Objects are open
  * (`z.looseObject`): clients must tolerate fields added later.
@@ -10,7 +10,7 @@ import { CHANNELS, FILE_TYPES, ON_FAIL_POLICIES, OUTCOMES, STATUSES, STEP_TYPES 
 
 const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds.', examples: ['2026-07-29T10:15:02.000Z'] });
 const status = z.enum(STATUSES);
-const outcome = z.enum(OUTCOMES).nullable().meta({ description: 'null until terminal; see API.md §2.' });
+const outcome = z.enum(OUTCOMES).nullable().meta({ description: 'null until terminal; see docs/api.md §2.' });
 
 export const artifactResponse = z.looseObject({
   kind: z.enum(['file', 'report', 'image']),
@@ -145,7 +145,7 @@ export const jobResponse = z.looseObject({
   modifiedAt: timestamp,
   status,
   outcome,
-  canProceed: z.boolean().nullable().meta({ description: 'The fulfilment gate (API.md §2); null until terminal.' }),
+  canProceed: z.boolean().nullable().meta({ description: 'The fulfilment gate (docs/api.md §2); null until terminal.' }),
   ruleId: z.string().nullable(),
   workflowId: z.string().nullable().meta({ description: 'The orchestration run that processes the job.' }),
   channel: z.enum(CHANNELS),

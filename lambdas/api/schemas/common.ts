@@ -1,5 +1,5 @@
 /**
- * Request fields every job-creating endpoint shares (API.md §3): HTTP headers,
+ * Request fields every job-creating endpoint shares (docs/api.md §3): HTTP headers,
  * URLs, the webhook, metaData, the list of sources. Bodies are closed
  * (`z.strictObject`): an unknown field is a 400 naming it. Whether a URL may be
  * fetched in this network mode is decided after parsing (api/url-rules.ts),

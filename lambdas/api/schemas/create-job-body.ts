@@ -1,5 +1,5 @@
 /**
- * The body of POST /jobs (API.md §3, §6): sources with their own steps, plus
+ * The body of POST /jobs (docs/api.md §3, §6): sources with their own steps, plus
  * the order fields only this endpoint takes (ruleId, channel, customer and
  * order ids, customerEmail, policy, context, sync).
  */

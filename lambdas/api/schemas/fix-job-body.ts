@@ -1,5 +1,5 @@
 /**
- * POST /jobs/fix (API.md §3): each source gets `[preflight, autofix,
+ * POST /jobs/fix (docs/api.md §3): each source gets `[preflight, autofix,
  * repreflight?]`. autofix applies `items`, or by default every fix the
  * preflight recommends; `repreflight: true` checks the fixed file again.
  */

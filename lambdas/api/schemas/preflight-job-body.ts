@@ -1,4 +1,4 @@
-/** POST /jobs/preflight (API.md §3): each source gets the steps `[preflight]`; without profileId the `default` profile applies. */
+/** POST /jobs/preflight (docs/api.md §3): each source gets the steps `[preflight]`; without profileId the `default` profile applies. */
 import { z } from 'zod';
 import type { JobRequest } from '../../domain/use-cases/job-request';
 import { commonJobFields, sourcesOf, sync } from './common';

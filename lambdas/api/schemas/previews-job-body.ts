@@ -1,4 +1,4 @@
-/** POST /jobs/previews (API.md §3, §5): each source gets `[previews]` with its optional `params`. */
+/** POST /jobs/previews (docs/api.md §3, §5): each source gets `[previews]` with its optional `params`. */
 import { z } from 'zod';
 import type { JobRequest } from '../../domain/use-cases/job-request';
 import { STEP_CATALOGUE } from '../../../step-definitions/catalogue';

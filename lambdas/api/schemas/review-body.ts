@@ -1,4 +1,4 @@
-/** POST /jobs/{id}/review (API.md §2): an admin's decision on a job under manual review. */
+/** POST /jobs/{id}/review (docs/api.md §2): an admin's decision on a job under manual review. */
 import { z } from 'zod';
 
 export const reviewBody = z

@@ -1,5 +1,5 @@
 /**
- * How a source's file is located (API.md §3): exactly one of `url` (with
+ * How a source's file is located (docs/api.md §3): exactly one of `url` (with
  * optional `headers`), `file` (base64 content) or `fileRef` (an upload), plus
  * the optional `name` and `clientRef` every endpoint's source carries; and the
  * translation of those fields into the domain's SourceInput.

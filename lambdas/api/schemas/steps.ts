@@ -1,5 +1,5 @@
 /**
- * A source's `steps` on POST /jobs (API.md §3, §5): 1 to 16 `{ type, params? }`.
+ * A source's `steps` on POST /jobs (docs/api.md §3, §5): 1 to 16 `{ type, params? }`.
  * One closed object per step type, whose `params` are that type's schema in the
  * step catalogue, so an unknown type is a 400 listing the known ones and a bad
  * parameter is a 400 at `…steps[i].params.<field>`. A preflight profile must be

@@ -1,4 +1,4 @@
-/** POST /uploads (API.md §3): what the client is about to upload. */
+/** POST /uploads (docs/api.md §3): what the client is about to upload. */
 import { z } from 'zod';
 
 export const MAX_UPLOAD_BYTES = 524_288_000;

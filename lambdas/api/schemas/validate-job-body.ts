@@ -1,5 +1,5 @@
 /**
- * POST /jobs/validate (API.md §3, §5): each source gets `[validate]` with its
+ * POST /jobs/validate (docs/api.md §3, §5): each source gets `[validate]` with its
  * required `profile` (a code or an array of codes). Sync by default;
  * `async: true` answers 201 at once.
  */

@@ -1,5 +1,5 @@
 /**
- * The shape of secret keys and webhook signing secrets (API.md §8).
+ * The shape of secret keys and webhook signing secrets (docs/api.md §8).
  *
  * A secret key is `sk_live_` or `sk_test_`, 30 random base62 characters and a
  * 6-character base62 CRC32 of everything before it. The checksum lets the

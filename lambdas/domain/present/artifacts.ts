@@ -1,5 +1,5 @@
 /**
- * Stored artifacts as the contract shows them (API.md §4): the stored facts
+ * Stored artifacts as the contract shows them (docs/api.md §4): the stored facts
  * plus a presigned `downloadUrl` valid for `expiresIn` seconds, which downloads
  * under the artifact's own file name. The webhook payload uses the plain form,
  * without URLs.

@@ -1,5 +1,5 @@
 /**
- * JobGraph → the contract's Job JSON (API.md §4). Derived fields are computed
+ * JobGraph → the contract's Job JSON (docs/api.md §4). Derived fields are computed
  * here, never stored: a task's outputArtifacts are its steps' outputs, the
  * job's deliverables its tasks' final files, and a terminal job's summary and
  * results come from its records. Webhook headers are never shown (they may

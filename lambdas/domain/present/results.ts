@@ -1,5 +1,5 @@
 /**
- * A terminal job's `results` (API.md §4): keys only for the step types that
+ * A terminal job's `results` (docs/api.md §4): keys only for the step types that
  * ran, one entry per step in step order (task order, then step index), each
  * made by its step type's result presenter in the catalogue
  * (step-definitions/catalogue.ts) from the step record's result. A step that

@@ -1,5 +1,5 @@
 /**
- * GET /jobs/{id}?expand=runs (API.md §3): a flat view of a job for shop
+ * GET /jobs/{id}?expand=runs (docs/api.md §3): a flat view of a job for shop
  * integrations that only want links, one run per task:
  * - `proofs`: the preview images (page order) of the last previews step that
  *   made any, or, when no previews were made, the proof images of the check

@@ -1,5 +1,5 @@
 /**
- * The body of the job.completed webhook (API.md §9): the job's summary fields,
+ * The body of the job.completed webhook (docs/api.md §9): the job's summary fields,
  * `type: "job.completed"` and its tasks with their steps. It carries no
  * presigned URLs — they would expire in the receiver's logs and leak access if
  * the payload were forwarded; a receiver fetches GET /jobs/{id} for links —

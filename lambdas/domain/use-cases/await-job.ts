@@ -1,5 +1,5 @@
 /**
- * Sync mode (API.md §3): after creating a job, wait up to `waitMs` for it to
+ * Sync mode (docs/api.md §3): after creating a job, wait up to `waitMs` for it to
  * become terminal by polling the job store — often at first (100 ms), then
  * backing off to once a second, since short jobs finish in well under a second
  * and long ones need not be hammered. Returns the graph as it then stands.

@@ -1,5 +1,5 @@
 /**
- * POST /uploads (API.md §3): reserves an upload id and a presigned POST whose
+ * POST /uploads (docs/api.md §3): reserves an upload id and a presigned POST whose
  * policy storage itself enforces (exact key, content type, at most sizeBytes),
  * so files of any size bypass the API's body limit. The upload record ties the
  * id to the account: a fileRef works only for the account that created it.

@@ -1,5 +1,5 @@
 /**
- * DELETE /jobs/{id} (API.md §3): stops a running execution first (so it writes
+ * DELETE /jobs/{id} (docs/api.md §3): stops a running execution first (so it writes
  * nothing more), deletes every stored file under the job's prefix (sources,
  * outputs, reports), then the records. Records go last: if a file deletion
  * fails, the job is still there to delete again.

@@ -1,5 +1,5 @@
 /**
- * GET /profiles (API.md §5): what a client may ask for — the preflight
+ * GET /profiles (docs/api.md §5): what a client may ask for — the preflight
  * profiles with their checks and the fixes each recommends, the validate
  * profile codes, the fixes autofix can apply, and the step types with the file
  * types they accept and their parameter defaults. Static data of the engine and

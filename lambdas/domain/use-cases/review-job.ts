@@ -1,5 +1,5 @@
 /**
- * POST /jobs/{id}/review (API.md §2): an admin key decides on a finished job
+ * POST /jobs/{id}/review (docs/api.md §2): an admin key decides on a finished job
  * whose policy is `manual_review`. The decision is recorded once, with who and
  * when, and canProceed is recomputed with the policy rules (outcomes.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * File type from bytes, never from names or claimed MIME types (API.md §5).
+ * File type from bytes, never from names or claimed MIME types (docs/api.md §5).
  * Own checks come first where the library is too strict or too loose for print
  * files: `%PDF-` anywhere in the first 1024 bytes is a PDF (as readers accept
  * it), `%!PS` is PostScript/EPS, and SVG is recognised by its root element.

@@ -1,5 +1,5 @@
 /**
- * Checks against the order context (API.md §6): the trim size matches the
+ * Checks against the order context (docs/api.md §6): the trim size matches the
  * ordered artwork size (either orientation, within the tolerance), the page
  * count is in the ordered range, and live content (text, image edges) keeps
  * the ordered safety margin inside the trim. Each is inactive without its

@@ -1,5 +1,5 @@
 /**
- * A profile's checks with the order context applied (API.md §6): the context
+ * A profile's checks with the order context applied (docs/api.md §6): the context
  * narrows thresholds the profile already has (required bleed, artwork size, page
  * count, safety margin) and never adds a check. What was applied is returned as
  * the step's runtimeParams so the customer sees exactly which numbers were used.

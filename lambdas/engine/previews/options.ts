@@ -1,5 +1,5 @@
 /**
- * Preview parameters (API.md §5) read leniently into one settled set of options:
+ * Preview parameters (docs/api.md §5) read leniently into one settled set of options:
  * anything missing or unusable falls back to its default, and what was applied
  * is returned as the step's runtimeParams.
  */

@@ -1,6 +1,6 @@
 /**
  * Validate: checks a PDF against PDF/A and PDF/UA profiles and reports, per
- * requested profile, what was checked and what failed (API.md §4 `validate`).
+ * requested profile, what was checked and what failed (docs/api.md §4 `validate`).
  *
  * `auto` becomes every conformance the file claims in its XMP metadata (PDF/A
  * and PDF/UA both when it claims both); a file claiming none, or a level

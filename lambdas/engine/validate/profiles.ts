@@ -1,5 +1,5 @@
 /**
- * Validate profile codes (API.md §5) as standards: family, part and level; and
+ * Validate profile codes (docs/api.md §5) as standards: family, part and level; and
  * `auto`, which becomes whatever the file claims in its XMP metadata.
  */
 import type { ValidateProfileCode } from '../../../step-definitions/catalogue';

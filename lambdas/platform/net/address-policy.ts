@@ -1,6 +1,6 @@
 /**
  * Which IP addresses outbound requests (source downloads, webhooks) may reach
- * (API.md §9): in the cloud only public addresses, so a job cannot make the
+ * (docs/api.md §9): in the cloud only public addresses, so a job cannot make the
  * service call its own VPC, the instance metadata endpoint or loopback; in the
  * local runtime only loopback, so a developer's machine does not reach out.
  *

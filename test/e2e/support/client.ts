@@ -53,7 +53,7 @@ export async function waitForJob(id: string, timeoutMs = 60_000, key?: string): 
   throw new Error(`job ${id} not terminal after ${timeoutMs} ms; last status ${last?.status}`);
 }
 
-/** Every error body of the contract (API.md §7). */
+/** Every error body of the contract (docs/api.md §7). */
 export function expectErrorShape(res: ApiResponse, status: number, code: string): void {
   const problems: string[] = [];
   if (res.status !== status) problems.push(`status ${res.status} (wanted ${status})`);

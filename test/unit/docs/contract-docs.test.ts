@@ -1,7 +1,7 @@
 /**
- * docs/api.md and CONTRIBUTING.md stay true to the tree: every "API.md §n" or
- * "docs/api.md §n" a source comment or OpenAPI description cites names a
- * section docs/api.md has, docs/api.md lists every error code with its status,
+ * docs/api.md and CONTRIBUTING.md stay true to the tree: every "docs/api.md §n"
+ * a source comment or OpenAPI description cites names a section docs/api.md
+ * has (a bare "API.md §n" would point at a file a clone does not have), docs/api.md lists every error code with its status,
  * and every repository path CONTRIBUTING.md names in backticks exists.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -37,14 +37,14 @@ function filesUnder(dir: string): string[] {
  * does every section of a list that follows one ("API.md §2, §4",
  * "API.md §7 and §9").
  */
-function citations(): { section: number; at: string }[] {
-  const found: { section: number; at: string }[] = [];
+function citations(): { section: number; at: string; file: string }[] {
+  const found: { section: number; at: string; file: string }[] = [];
   for (const dir of CITING_DIRS) {
     for (const file of filesUnder(join(root, dir))) {
       const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/(?:docs\/api\.md|API\.md) ((?:§|\\u00a7)\d+(?:(?:, | and | or |\/)(?:§|\\u00a7)\d+)*)/g)) {
+      for (const m of text.matchAll(/(docs\/api\.md|API\.md) ((?:§|\\u00a7)\d+(?:(?:, | and | or |\/)(?:§|\\u00a7)\d+)*)/g)) {
         const line = text.slice(0, m.index).split('\n').length;
-        for (const n of m[1]!.matchAll(/(?:§|\\u00a7)(\d+)/g)) found.push({ section: Number(n[1]), at: `${relative(root, file)}:${line}` });
+        for (const n of m[2]!.matchAll(/(?:§|\\u00a7)(\d+)/g)) found.push({ section: Number(n[1]), at: `${relative(root, file)}:${line}`, file: m[1]! });
       }
     }
   }
@@ -68,6 +68,10 @@ describe('docs/api.md', () => {
     expect(cited.length).toBeGreaterThan(0);
     const missing = cited.filter((c) => !sections.includes(c.section)).map((c) => `§${c.section} at ${c.at}`);
     expect(missing).toEqual([]);
+  });
+
+  it('is what every citation names: the copy in the repository, not the contract outside it', () => {
+    expect(citations().filter((c) => c.file !== 'docs/api.md').map((c) => c.at)).toEqual([]);
   });
 
   it.each(Object.entries(ERROR_CODES))('lists error code %s with its status', (code, { status }) => {

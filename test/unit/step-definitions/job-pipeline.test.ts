@@ -36,7 +36,7 @@ describe('the job pipeline definition', () => {
   it('routes only the catalogue’s step types; any other type is UnknownStepType', () => {
     const routed = (c: Choice): string[] => (c.Or ? c.Or.flatMap(routed) : [c.StringEquals!]);
     expect(routeStep.Choices!.flatMap(routed).sort()).toEqual([...STEP_TYPES].sort());
-    expect(routeOf('thumbnail')).toBe('UnknownStepType');
+    expect(routeOf('no-such-step-type')).toBe('UnknownStepType');
     expect(states.get('UnknownStepType')!.Type).toBe('Pass');
   });
 

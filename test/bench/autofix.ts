@@ -1,5 +1,5 @@
 /**
- * `npm run bench:autofix` — issue 6's quality bars, as figures:
+ * `npm run bench:autofix` — the autofix quality bars, as figures:
  *
  * 1. Fixes (real-world corpus, ../shared/corpus/realworld/pdfjs, and the
  *    conformance corpus's expected-fail files): preflight (default profile),

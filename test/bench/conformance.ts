@@ -1,6 +1,6 @@
 /**
  * `npm run bench:conformance` — the validation engine against the conformance
- * corpus (issue 4 quality bars). Every file of
+ * corpus, against its quality bars. Every file of
  * ../shared/corpus/conformance/manifest.json is validated, in this process on
  * one core, against the manifest's profile; per profile it prints the files,
  * agreement with the expected pass/fail and, for expected-fail files, the share

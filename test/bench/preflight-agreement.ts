@@ -1,6 +1,6 @@
 /**
  * `npm run bench:preflight-agreement` — our preflight against poppler-utils
- * over the real-world corpus (issue 3, quality bars):
+ * over the real-world corpus, against its quality bars:
  *   1. fonts: embedded yes/no agrees with `pdffonts` for the same font object
  *      (target ≥ 99 % of poppler's rows);
  *   2. images: x and y effective resolution within 1 % of `pdfimages -list`

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:preflight` — preflight speed on a generated 500-page text and
  * image PDF (support/speed-pdf.ts), side by side with poppler's `pdffonts` +
- * `pdfimages -list` on the same file, in the same run (issue 3, quality bars;
+ * `pdfimages -list` on the same file, in the same run (quality bar;
  * target: ours at least as fast as the two poppler tools together).
  *
  * Ours: each run in a fresh process (support/preflight-once.ts) so its peak RSS

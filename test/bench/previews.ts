@@ -1,5 +1,5 @@
 /**
- * `npm run bench:previews` — the quality bars of issue 5 (previews), as figures:
+ * `npm run bench:previews` — the previews quality bars, as figures:
  *
  * 1. Agreement (support/previews-agreement.ts): page 1 of every real-world PDF
  *    in ../shared/corpus/realworld/pdfjs rendered by us and by `pdftoppm -r 72 -cropbox`;

@@ -1,6 +1,6 @@
 /**
  * Second part of `npm run bench:conformance`: memory and time of validating a
- * 1,000-page file (issue 4: "a 1,000-page file validates in well under 1 GB";
+ * 1,000-page file (target: "a 1,000-page file validates in well under 1 GB";
  * veraPDF users report 8 GB for 900 pages). The file is the speed bench's
  * generated PDF at 1,000 pages: 40 lines of embedded-font text and four image
  * XObjects (one inside a form) per page, so every area's rules have objects to

@@ -6,7 +6,7 @@
  *
  * A selection larger than one batch can be planned instead of rendered
  * (`batchPages`): the caller then renders each batch separately, in parallel in
- * the cloud (a Map over batches, step-definitions/job-pipeline.asl.json), with
+ * the cloud (a Map over batches, step-definitions/job-pipeline.ts), with
  * renderPdfBatch.
  */
 import { selectionFailures, selectPages, THUMBNAIL_PX, type PreviewOptions } from './options';

@@ -4,7 +4,7 @@
  * are to poppler's (RMSE on a 0–1 scale; mean, median, worst files).
  *
  * Three shares are given for "rendered without error":
- * - over all files, the issue's bar read strictly: a file we refuse (even with
+ * - over all files, the bar read strictly: a file we refuse (even with
  *   a reason, even one poppler cannot render either) counts against us;
  * - over the files that do not need a password that neither side has: a file
  *   that needs a user password cannot be rendered by anyone without it, so a

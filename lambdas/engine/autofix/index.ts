@@ -6,13 +6,14 @@
  * were named in. The input file is never modified; the output is re-opened
  * before it is reported, so a fix can never hand on a file that does not load.
  */
-import { writeFile } from 'node:fs/promises';
 import { UnprocessableFileError } from '../../domain/errors';
 import type { OrderContext } from '../../domain/model';
 import { findFix, findPreflightProfile, fixOrder, fixParams, PREFLIGHT_PROFILES } from '../profile-catalogue';
-import { openPdfBytes, openPdfFile } from '../core/load-pdf';
+import { openPdfFile } from '../core/load-pdf';
 import { FIX_IMPLEMENTATIONS } from './registry';
-import { dropUnreferencedObjects } from './unreferenced';
+import { trackChanges } from '../core/writer/track-changes';
+import { saveFixed, type SaveMode } from './save-fixed';
+import { unreferencedRefs } from './unreferenced';
 
 export interface AutofixInput {
   path: string;
@@ -44,6 +45,10 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
   const paramsApplied: Record<string, Record<string, number | boolean | string>> = {};
 
   const pdf = await openPdfFile(input.path);
+  const tracker = trackChanges(pdf.doc.context);
+  const unreferencedBefore = new Set(unreferencedRefs(pdf.doc));
+  const versionBefore = pdf.doc.context.header.getVersionString();
+  let wholeFileFix = false;
   const applied: AutofixResult['applied'] = [];
   const skipped: AutofixResult['skipped'] = [];
   for (const fixId of requested) {
@@ -56,20 +61,20 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
     const params = fixParams(info, input.fixParams?.[fixId]);
     if (info.params.length > 0) paramsApplied[fixId] = params;
     const outcome = await fix(pdf.doc, { order: input.context, params, header: pdf.header });
-    if (outcome.count > 0) applied.push({ fixId, count: outcome.count, pages: outcome.pages });
+    if (outcome.count > 0) {
+      applied.push({ fixId, count: outcome.count, pages: outcome.pages });
+      if (info.output === 'whole-file') wholeFileFix = true;
+    }
     else skipped.push({ fixId, reason: outcome.skipReason ?? 'Nothing to change: the file already meets what this fix ensures.' });
   }
 
   const changed = applied.length > 0;
+  let written: SaveMode | null = null;
   if (changed) {
-    // What the fixes took out must leave the file, not linger as unreferenced objects.
-    dropUnreferencedObjects(pdf.doc);
-    // Classic cross-reference tables: readable by every workflow, and required by PDF/A-1.
-    const bytes = await pdf.doc.save({ useObjectStreams: false, updateFieldAppearances: false });
-    await openPdfBytes(bytes).catch((e: unknown) => {
+    written = await saveFixed({ doc: pdf.doc, originalPath: input.path, outPath: input.outPath, tracker, unreferencedBefore, versionBefore, encrypted: pdf.encryption !== null, wholeFileFix });
+    await openPdfFile(input.outPath).catch((e: unknown) => {
       throw new Error(`autofix produced a PDF that does not load again: ${e instanceof Error ? e.message : String(e)}`);
     });
-    await writeFile(input.outPath, bytes);
   }
 
   return {
@@ -85,6 +90,8 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
       ...(input.context?.bleed ? { bleed_mm: input.context.bleed.required_mm } : {}),
       // Saving a file that was only owner-password protected writes it decrypted.
       ...(changed && pdf.encryption ? { encryptionRemoved: true } : {}),
+      // An incremental update keeps the original's bytes as they were (and a signature's byte range with them).
+      ...(written ? { savedAs: written === 'incremental' ? 'incremental-update' : 'rewritten' } : {}),
     },
   };
 }

@@ -9,19 +9,18 @@
  */
 import { PDFArray, PDFDict, PDFInvalidObject, PDFRef, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 
-/** Removes unreachable indirect objects; returns how many. */
-export function dropUnreferencedObjects(doc: PDFDocument): number {
+/** The references no chain of references from the trailer reaches. */
+export function unreferencedRefs(doc: PDFDocument): PDFRef[] {
   const { context } = doc;
-  const reached = new Set<string>();
+  const reached = new Set<PDFRef>();
   const pending: PDFObject[] = [];
   const roots = [context.trailerInfo.Root, context.trailerInfo.Info, context.trailerInfo.Encrypt];
   for (const r of roots) if (r) pending.push(r as PDFObject);
   while (pending.length > 0) {
     const obj = pending.pop()!;
     if (obj instanceof PDFRef) {
-      const key = obj.toString();
-      if (reached.has(key)) continue;
-      reached.add(key);
+      if (reached.has(obj)) continue;
+      reached.add(obj);
       const target = context.lookup(obj);
       if (target) pending.push(target);
     } else if (obj instanceof PDFDict) {
@@ -37,19 +36,19 @@ export function dropUnreferencedObjects(doc: PDFDocument): number {
       for (const ref of referencesIn(obj)) pending.push(ref);
     }
   }
-  let dropped = 0;
-  let largest = 0;
-  for (const [ref] of context.enumerateIndirectObjects()) {
-    if (reached.has(ref.toString())) {
-      largest = Math.max(largest, ref.objectNumber);
-      continue;
-    }
-    context.delete(ref);
-    dropped++;
+  return context.enumerateIndirectObjects().map(([ref]) => ref).filter((ref) => !reached.has(ref));
+}
+
+/** Removes unreachable indirect objects; returns how many. */
+export function dropUnreferencedObjects(doc: PDFDocument): number {
+  const { context } = doc;
+  const dropped = new Set(unreferencedRefs(doc));
+  for (const ref of dropped) context.delete(ref);
+  if (dropped.size > 0) {
+    // The trailer's /Size is one more than this; left at an object now gone, qpdf warns about the count.
+    context.largestObjectNumber = context.enumerateIndirectObjects().reduce((m, [ref]) => Math.max(m, ref.objectNumber), 0);
   }
-  // The trailer's /Size is one more than this; left at an object now gone, qpdf warns about the count.
-  if (dropped > 0) context.largestObjectNumber = largest;
-  return dropped;
+  return dropped.size;
 }
 
 /** "12 0 R" references written in an unparsed object's bytes. */

@@ -10,5 +10,6 @@ export const DOCUMENT_FIXES = [
     resolves: ['document.javascript'],
     params: [{ name: 'uri', type: 'boolean', default: false, description: 'Also remove web links (URI actions) from links and bookmarks.' }],
     appearance: 'none',
+    output: 'whole-file',
   }),
 ];

@@ -14,5 +14,6 @@ export const IMAGE_FIXES: FixInfo[] = [
       { name: 'quality', type: 'number', default: 85, min: 1, max: 100, description: 'JPEG quality (1–100) for images that were JPEG.' },
     ],
     appearance: 'intended',
+    output: 'whole-file',
   }),
 ];

@@ -10,6 +10,7 @@ export const INTERACTIVE_FIXES: FixInfo[] = [
     resolves: ['annotations.in-trim'],
     params: [{ name: 'links', type: 'boolean', default: false, description: 'Also remove link annotations (drawing their appearance when they have one that prints).' }],
     appearance: 'intended',
+    output: 'whole-file',
   }),
   fix({
     id: 'forms.flatten',
@@ -18,6 +19,7 @@ export const INTERACTIVE_FIXES: FixInfo[] = [
       "Draws what each printing form field shows (its existing appearance) into the page content, then removes the widgets, the form (and any XFA form) and the usage rights that covered it. Nothing is regenerated; the detail says when the form asked readers to regenerate appearances or a field had none.",
     resolves: ['document.forms'],
     appearance: 'intended',
+    output: 'whole-file',
   }),
   fix({
     id: 'annotations.remove',
@@ -30,6 +32,7 @@ export const INTERACTIVE_FIXES: FixInfo[] = [
       { name: 'forms', type: 'boolean', default: false, description: 'Also remove form field widgets and the fields left without them (forms.flatten keeps what they show instead).' },
     ],
     appearance: 'intended',
+    output: 'whole-file',
   }),
   fix({
     id: 'attachments.remove',
@@ -38,6 +41,7 @@ export const INTERACTIVE_FIXES: FixInfo[] = [
       'Removes embedded files: the document attachment list, file attachment annotations and associated files (AF) of the document, pages and other objects. A file attachment icon that prints is drawn into the page first, so the page prints as before; icons that only show on screen go with their annotation.',
     resolves: ['document.embedded-files'],
     appearance: 'none',
+    output: 'whole-file',
   }),
   fix({
     id: 'layers.flatten',
@@ -49,5 +53,6 @@ export const INTERACTIVE_FIXES: FixInfo[] = [
       { name: 'use', type: 'string', default: 'view', values: ['view', 'print'], description: 'Which default state decides: what readers show (view) or what they print (print), where a layer says they differ.' },
     ],
     appearance: 'none',
+    output: 'whole-file',
   }),
 ];

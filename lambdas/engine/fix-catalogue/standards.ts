@@ -42,6 +42,7 @@ export const STANDARDS_FIXES = [
       },
     ],
     appearance: 'intended',
+    output: 'whole-file',
     relations: {
       // The default level is b, which PDF/A-4 does not have: there it is plain PDF/A-4.
       defaults: (params: FixParamValues, given) => (given.conformance === undefined && params.part === 4 ? { ...params, conformance: '' } : params),
@@ -59,5 +60,6 @@ export const STANDARDS_FIXES = [
       { name: 'condition', type: 'string', default: 'FOGRA39', description: 'The registered printing condition (ICC characterization name) a new PDF/X output intent names, e.g. FOGRA39, FOGRA51, GRACoL2013_CRPC6.' },
     ],
     appearance: 'none',
+    output: 'whole-file',
   }),
 ];

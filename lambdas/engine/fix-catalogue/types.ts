@@ -46,6 +46,15 @@ export interface FixInfo {
    * only that nothing else broke.
    */
   appearance: 'none' | 'intended';
+  /**
+   * `whole-file`: a file this fix changed is written anew, never as an
+   * incremental update appended to the original. An update keeps the original
+   * revision's bytes, so what a removal fix took out (scripts, attachments,
+   * annotations, layers, form fields, full-resolution images) would still be
+   * in the file for anyone who looks; and a standard's preparation wants one
+   * clean revision. Left out: the fewest bytes that do the job (autofix/save-fixed.ts).
+   */
+  output?: 'whole-file';
   relations?: FixParamRelations;
 }
 

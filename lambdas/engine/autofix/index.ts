@@ -10,7 +10,7 @@ import { writeFile } from 'node:fs/promises';
 import { UnprocessableFileError } from '../../domain/errors';
 import type { OrderContext } from '../../domain/model';
 import { findFix, findPreflightProfile, fixOrder, fixParams, PREFLIGHT_PROFILES } from '../profile-catalogue';
-import { openPdfBytes, openPdfFile } from '../core/load-pdf';
+import { openPdfBytes, openPdfFile, type OpenedPdf } from '../core/load-pdf';
 import { FIX_IMPLEMENTATIONS } from './registry';
 import { dropUnreferencedObjects } from './unreferenced';
 
@@ -44,6 +44,21 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
   const paramsApplied: Record<string, Record<string, number | boolean | string>> = {};
 
   const pdf = await openPdfFile(input.path);
+  try {
+    return await applyFixes(pdf, input, requested, paramsApplied, profile, source);
+  } finally {
+    pdf.source.close();
+  }
+}
+
+async function applyFixes(
+  pdf: OpenedPdf,
+  input: AutofixInput,
+  requested: string[],
+  paramsApplied: Record<string, Record<string, number | boolean | string>>,
+  profile: NonNullable<ReturnType<typeof findPreflightProfile>>,
+  source: string,
+): Promise<AutofixResult> {
   const applied: AutofixResult['applied'] = [];
   const skipped: AutofixResult['skipped'] = [];
   for (const fixId of requested) {

@@ -152,7 +152,7 @@ async function openFrom(source: ByteSource, bytes: Uint8Array | undefined): Prom
     throw new UnprocessableFileError(DAMAGED);
   }
 
-  assertHasPages(doc);
+  assertHasPages(doc, repairs);
   return { doc, source, size: source.size, bytes, header, encryption, repairs };
 }
 
@@ -325,10 +325,13 @@ function describeEncryption(dict: PDFDict | undefined): EncryptionInfo {
   };
 }
 
-function assertHasPages(doc: PDFDocument): void {
+/** Refuses a document without readable pages; says what the page tree needed to be walkable. */
+function assertHasPages(doc: PDFDocument, repairs: string[] = []): void {
   let count: number;
   try {
-    repairPageTree(doc);
+    const tree = repairPageTree(doc);
+    if (tree.wrappedPage) repairs.push("The document's page list named a single page instead of a page tree; it was read as a tree of that page.");
+    if (tree.removedKids > 0) repairs.push('The page tree listed some of its branches more than once or inside themselves; the repeats were ignored.');
     count = doc.getPageCount();
     if (count > 0) doc.getPages();
   } catch {

@@ -96,7 +96,11 @@ export class ObjectLoader {
 
   load(num: number): Loaded | undefined {
     const entry = this.entries.get(num);
-    if (!entry || entry.kind === 'free') return undefined;
+    // An object the index does not list at all (not even as free) means the
+    // index is incomplete (a table with a mangled subsection): the file's
+    // objects are indexed instead, as for a wrong offset.
+    if (!entry) return num > 0 && this.reconstruct() ? this.load(num) : undefined;
+    if (entry.kind === 'free') return undefined;
     if (entry.kind === 'compressed') return this.member(num, entry.stream, entry.index);
     const crypto = this.plain.has(num) ? undefined : this.reading.crypto;
     const parsed = parseIndirectAt(this.source, entry.offset, { context: this.context, onStream: this.onStream, crypto });

@@ -4,7 +4,8 @@ import { openPdfBytes, openPdfFile } from '../../../../lambdas/engine/core/load-
 import { buildPdf, corruptPdf, garbageAfterHeader, pngBytes, truncatedPdf } from '../../../support/pdf-fixtures';
 import { tempFiles } from '../temp-files';
 import { rawPdf, zeroBomb } from '../guard/hostile-pdfs';
-import { PDFDocument } from '@cantoo/pdf-lib';
+import { PDFDocument, PDFStream } from '@cantoo/pdf-lib';
+import { streamBytes } from '../../../../lambdas/engine/core/pdf-objects';
 
 const files = tempFiles('load');
 
@@ -89,6 +90,40 @@ describe('openPdfFile', () => {
       );
       expect(outcome).toMatch(/^(opened|refused)$/);
     }
+  });
+});
+
+describe('openPdfFile, lazily', () => {
+  it('reads the file through a source, without holding its bytes, unless the whole file is asked for', async () => {
+    const bytes = await buildPdf({ pages: 3 });
+    const path = files.write(bytes, 'pdf');
+    const lazy = await openPdfFile(path);
+    expect(lazy.bytes).toBeUndefined();
+    expect(lazy.size).toBe(bytes.length);
+    expect(lazy.doc.getPageCount()).toBe(3);
+    expect(lazy.repairs).toEqual([]);
+    lazy.source.close();
+    const whole = await openPdfFile(path, { wholeFile: true });
+    expect(Buffer.from(whole.bytes!)).toEqual(Buffer.from(bytes));
+    // The objects are read from that same buffer.
+    expect(whole.source.read(0, 5).buffer).toBe(whole.bytes!.buffer);
+  });
+
+  it('says what it repaired: a file whose cross-reference offsets are all wrong', async () => {
+    const text = Buffer.from(await buildPdf({ pages: 2 })).toString('latin1');
+    const shifted = text.replace(/^(\d{10}) 00000 n/gm, (_, off: string) => `${String(Number(off) + 7).padStart(10, '0')} 00000 n`);
+    const pdf = await openPdfFile(files.write(Buffer.from(shifted, 'latin1'), 'pdf'));
+    expect(pdf.doc.getPageCount()).toBe(2);
+    expect(pdf.repairs).toEqual(["The cross-reference table was damaged and was rebuilt by reading the file's objects."]);
+  });
+
+  it('decrypts an owner-password-only file read lazily', async () => {
+    const pdf = await openPdfFile(files.write(await buildPdf({ pages: 2, encrypt: { ownerPassword: 'owner' } }), 'pdf'));
+    expect(pdf.encryption).toMatchObject({ filter: 'Standard' });
+    const content = pdf.doc.getPage(0).node.Contents();
+    expect(content).toBeInstanceOf(PDFStream);
+    // Decrypted, the Flate data inflates.
+    expect(streamBytes(content as PDFStream)).not.toBeNull();
   });
 });
 

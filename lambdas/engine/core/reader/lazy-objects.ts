@@ -127,7 +127,7 @@ export class ObjectLoader {
     const decoded = this.objectStream(stream);
     if (!decoded) return undefined;
     // The index says where; the header is believed when it disagrees.
-    let member = decoded.members[index];
+    let member: { num: number; at: number } | undefined = decoded.members[index];
     if (member?.num !== num) member = decoded.members.find((m) => m.num === num);
     if (!member) return undefined;
     const object = parseObjectIn(decoded.bytes, member.at, this.context, this.onStream);

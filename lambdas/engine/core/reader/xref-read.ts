@@ -105,7 +105,7 @@ function mergeTrailer(into: TrailerKeys, dict: PDFDict): void {
 
 /** Reads tokens of a classic table from the source, a block at a time. */
 class TableCursor {
-  private buf = new Uint8Array(0);
+  private buf: Uint8Array = new Uint8Array(0);
   private base = 0;
   private i = 0;
   constructor(

@@ -44,7 +44,7 @@ describe('openPdfFile', () => {
     const pdf = await openPdfBytes(bytes);
     expect(pdf.doc.getPageCount()).toBe(2);
     expect(pdf.header.line).toBe('%PDF-a.4');
-    expect(Buffer.from(pdf.bytes).subarray(0, 8).toString('latin1')).toBe('%PDF-a.4');
+    expect(Buffer.from(pdf.bytes!).subarray(0, 8).toString('latin1')).toBe('%PDF-a.4');
   });
 
   it('refuses a file without a PDF header', async () => {

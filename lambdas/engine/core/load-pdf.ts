@@ -139,11 +139,17 @@ async function openFrom(source: ByteSource, bytes: Uint8Array | undefined): Prom
       try {
         crypto = await cipherFactoryFor(encryptDict, resolve(context, context.trailerInfo.ID), '');
       } catch (e) {
-        throw refusalFor(e);
+        // Only the attached files need the password when the document's streams
+        // and strings use the Identity filter (AuthEvent /EFOpen, ISO 32000-2
+        // 7.6.5): the document reads as it is, its /Encrypt kept so the
+        // attachments are saved as they came.
+        if (!onlyAttachmentsEncrypted(encryptDict)) throw refusalFor(e);
       }
-      // The encryption dictionary and the objects it refers to are never encrypted.
-      loader.setCrypto(crypto, referencedNumbers(encryptRef, context));
-      context.isDecrypted = true;
+      if (crypto) {
+        // The encryption dictionary and the objects it refers to are never encrypted.
+        loader.setCrypto(crypto, referencedNumbers(encryptRef, context));
+        context.isDecrypted = true;
+      }
     }
   }
   try {
@@ -154,6 +160,13 @@ async function openFrom(source: ByteSource, bytes: Uint8Array | undefined): Prom
 
   assertHasPages(doc, repairs);
   return { doc, source, size: source.size, bytes, header, encryption, repairs };
+}
+
+/** Crypt filters V4 and V5: streams and strings both /Identity (the default when absent). */
+function onlyAttachmentsEncrypted(dict: PDFDict): boolean {
+  const version = getNumber(dict, 'V');
+  const identity = (key: string) => (getName(dict, key) ?? 'Identity') === 'Identity';
+  return version !== undefined && version >= 4 && identity('StmF') && identity('StrF');
 }
 
 /** Object numbers of `root` (when a reference) and of the references inside it, a few levels deep. */

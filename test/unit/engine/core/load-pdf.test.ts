@@ -3,6 +3,7 @@ import { UnprocessableFileError } from '../../../../lambdas/domain/errors';
 import { openPdfBytes, openPdfFile } from '../../../../lambdas/engine/core/load-pdf';
 import { buildPdf, corruptPdf, garbageAfterHeader, pngBytes, truncatedPdf } from '../../../support/pdf-fixtures';
 import { tempFiles } from '../temp-files';
+import { buildRevisions, pagesDocument, ROOT } from './reader/pdf-builder';
 import { rawPdf, zeroBomb } from '../guard/hostile-pdfs';
 import { PDFDocument, PDFStream } from '@cantoo/pdf-lib';
 import { streamBytes } from '../../../../lambdas/engine/core/pdf-objects';
@@ -124,6 +125,29 @@ describe('openPdfFile, lazily', () => {
     expect(content).toBeInstanceOf(PDFStream);
     // Decrypted, the Flate data inflates.
     expect(streamBytes(content as PDFStream)).not.toBeNull();
+  });
+});
+
+describe('encryption of attached files only', () => {
+  const encrypted = (filters: string) =>
+    buildRevisions([
+      {
+        objects: {
+          ...pagesDocument(1),
+          20: `<< /Filter /Standard /V 4 /R 4 /Length 128 /P -4 /O <${'ab'.repeat(32)}> /U <${'cd'.repeat(32)}> /CF << /StdCF << /CFM /AESV2 /AuthEvent /EFOpen /Length 16 >> >> ${filters} >>`,
+        },
+        trailer: `${ROOT} /Encrypt 20 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>]`,
+      },
+    ]).bytes;
+
+  it('opens a file whose streams and strings are not encrypted (Identity) though its password is unknown', async () => {
+    const pdf = await openPdfBytes(encrypted('/StmF /Identity /StrF /Identity /EFF /StdCF'));
+    expect(pdf.doc.getPageCount()).toBe(1);
+    expect(pdf.encryption).toMatchObject({ filter: 'Standard', version: 4 });
+  });
+
+  it('still refuses one whose streams need the password', async () => {
+    expect((await refusal(encrypted('/StmF /StdCF /StrF /StdCF'))).message).toMatch(/password/);
   });
 });
 

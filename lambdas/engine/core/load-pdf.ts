@@ -1,8 +1,15 @@
 /**
- * Bytes → a pdf-lib document, leniently. Every engine opens PDFs here, so there
+ * A file → a pdf-lib document, leniently. Every engine opens PDFs here, so there
  * is one place that decides what counts as unreadable and what a customer is
  * told about it. Anything wrong with the file ends in UnprocessableFileError with
  * a sentence meant for the customer; other exceptions are our own faults.
+ *
+ * Files are read lazily (reader/): the cross-reference data is read (or rebuilt
+ * from the file's objects when it is damaged, which `repairs` reports), and
+ * objects and stream data are read from the file when something asks for them,
+ * so a 500 MB print file costs what its pages' dictionaries cost, not its size.
+ * pdf-lib's own whole-file parse remains only as a last resort, for a file in
+ * which not even a scan finds a document catalog.
  *
  * Encrypted files: PDFs with only an owner password (restrictions, no password
  * to open) are decrypted with the empty user password and processed; a file
@@ -11,8 +18,10 @@
  * pdf-lib stores the strings it decrypts unescaped; decrypted-strings.ts
  * escapes them as they are parsed, so they read and save as they should.
  *
- * Hostile files: pdf-lib's parsing of object and cross-reference streams is
- * bounded (parse-limits.ts), the page tree is made walkable before
+ * Hostile files: object streams are decoded under the decoding limits and
+ * cross-reference streams are believed only as far as their data goes
+ * (reader/), pdf-lib's own parsing of both is bounded for the last-resort
+ * whole-file parse (parse-limits.ts), the page tree is made walkable before
  * pages are counted (page-tree.ts), and a parser that overflows its
  * stack on absurdly deep nesting (a RangeError) makes the file "damaged" like
  * any other parse failure.

@@ -72,11 +72,21 @@ export function readXref(source: ByteSource, context: PDFContext): XrefIndex {
   return index;
 }
 
-/** The offset after the last `startxref` in the last few kilobytes. */
+/**
+ * The offset after the last `startxref`: in the last few kilobytes, or else
+ * before the last `%%EOF` (data appended after the end of the document by
+ * mail or upload tools), searched backwards a window at a time.
+ */
 export function findStartXref(source: ByteSource): number {
-  const from = Math.max(0, source.size - TAIL);
-  const tail = Buffer.from(source.read(from, TAIL));
-  const at = tail.lastIndexOf('startxref', undefined, 'latin1');
+  let end = source.size;
+  let tail = tailBefore(source, end);
+  let at = tail.lastIndexOf('startxref', undefined, 'latin1');
+  if (at < 0) {
+    end = lastEof(source);
+    if (end < 0) throw new XrefError('no startxref');
+    tail = tailBefore(source, end);
+    at = tail.lastIndexOf('startxref', undefined, 'latin1');
+  }
   if (at < 0) throw new XrefError('no startxref');
   let i = at + 9;
   while (i < tail.length && isWhite(tail[i])) i++;
@@ -84,6 +94,24 @@ export function findStartXref(source: ByteSource): number {
   while (i < tail.length && isDigit(tail[i])) n += String.fromCharCode(tail[i++]!);
   if (n === '') throw new XrefError('startxref without an offset');
   return Number(n);
+}
+
+function tailBefore(source: ByteSource, end: number): Buffer {
+  const from = Math.max(0, end - TAIL);
+  return Buffer.from(source.read(from, end - from));
+}
+
+const EOF_WINDOW = 1024 * 1024;
+
+/** Offset of the last `%%EOF`, or -1; the file is read backwards, a megabyte at a time. */
+function lastEof(source: ByteSource): number {
+  for (let end = source.size; end > 0; end -= EOF_WINDOW) {
+    const from = Math.max(0, end - EOF_WINDOW - 5);
+    const window = Buffer.from(source.read(from, end - from));
+    const at = window.lastIndexOf('%%EOF', undefined, 'latin1');
+    if (at >= 0) return from + at;
+  }
+  return -1;
 }
 
 function startsWithXrefKeyword(source: ByteSource, offset: number): boolean {

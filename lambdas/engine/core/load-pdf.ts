@@ -87,6 +87,9 @@ export interface OpenOptions {
   wholeFile?: boolean;
 }
 
+/** Largest file given to pdf-lib's whole-file parse when the lazy reader finds no catalog. */
+const WHOLE_PARSE_LIMIT = 64 * 1024 * 1024;
+
 const DAMAGED = 'The PDF could not be read because its internal structure is damaged; export it again from the application that made it.';
 const UNREADABLE_ENCRYPTION = 'The encryption dictionary could not be read, so the file was read as not encrypted; some of its content may be unreadable.';
 
@@ -125,7 +128,12 @@ async function openFrom(source: ByteSource, bytes: Uint8Array | undefined): Prom
     // Last resort, for a file in which not even a scan of its objects finds a
     // catalog: pdf-lib's own whole-file parse, whose recovery differs. It reads
     // the whole file into memory; the lazy reader handles every file we know of
-    // without it.
+    // without it. A large file is not read whole for it: what a scan of its
+    // objects cannot find, pdf-lib's parse would not find either, only slowly.
+    if (source.size > WHOLE_PARSE_LIMIT) {
+      source.close();
+      throw new UnprocessableFileError(DAMAGED);
+    }
     const whole = bytes ?? source.read(0, source.size).slice();
     source.close();
     return openWhole(whole, header);

@@ -36,6 +36,7 @@ import { installParseLimits } from './parse-limits';
 import { repairPageTree } from './page-tree';
 import { FileSource, MemorySource, type ByteSource } from './reader/byte-source';
 import { cipherFactoryFor } from './reader/cipher';
+import { openedByEmptyOwnerPassword } from './reader/owner-password';
 import { openLazy, type LazyOpen } from './reader/open-lazy';
 
 installParseLimits();
@@ -154,7 +155,10 @@ async function openFrom(source: ByteSource, bytes: Uint8Array | undefined): Prom
       if (encryption.filter !== null && encryption.filter !== 'Standard') throw new UnprocessableFileError(foreignHandler(encryption.filter));
       let crypto;
       try {
-        crypto = await cipherFactoryFor(encryptDict, resolve(context, context.trailerInfo.ID), '');
+        const id = resolve(context, context.trailerInfo.ID);
+        // An empty owner password opens the file too (AES-256 only; pdf-lib does not try it).
+        const byOwner = openedByEmptyOwnerPassword(encryptDict);
+        crypto = await cipherFactoryFor(byOwner ?? encryptDict, id, '');
       } catch (e) {
         // Only the attached files need the password when the document's streams
         // and strings use the Identity filter (AuthEvent /EFOpen, ISO 32000-2

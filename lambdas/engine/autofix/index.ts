@@ -9,7 +9,7 @@
 import { UnprocessableFileError } from '../../domain/errors';
 import type { OrderContext } from '../../domain/model';
 import { findFix, findPreflightProfile, fixOrder, fixParams, PREFLIGHT_PROFILES } from '../profile-catalogue';
-import { openPdfFile } from '../core/load-pdf';
+import { openPdfFile, type OpenedPdf } from '../core/load-pdf';
 import { FIX_IMPLEMENTATIONS } from './registry';
 import { trackChanges } from '../core/writer/track-changes';
 import { saveFixed, type SaveMode } from './save-fixed';
@@ -42,9 +42,25 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
   }
   const source = input.items ? 'items' : input.recommended ? 'recommended' : 'profile';
   const requested = [...new Set(input.items ?? input.recommended ?? profile.defaultFixes)].sort((a, b) => fixOrder(a) - fixOrder(b));
-  const paramsApplied: Record<string, Record<string, number | boolean | string>> = {};
-
   const pdf = await openPdfFile(input.path);
+  try {
+    return await fixAndSave(pdf, input, { profileId: profile.id, requested, source });
+  } finally {
+    pdf.source.close();
+  }
+}
+
+interface FixPlan {
+  profileId: string;
+  /** The fix ids to run, in the catalogue's order. */
+  requested: string[];
+  /** Where they came from: the request's items, the preflight's recommendation or the profile. */
+  source: 'items' | 'recommended' | 'profile';
+}
+
+async function fixAndSave(pdf: OpenedPdf, input: AutofixInput, plan: FixPlan): Promise<AutofixResult> {
+  const { requested, source } = plan;
+  const paramsApplied: Record<string, Record<string, number | boolean | string>> = {};
   const tracker = trackChanges(pdf.doc.context);
   const unreferencedBefore = new Set(unreferencedRefs(pdf.doc));
   const versionBefore = pdf.doc.context.header.getVersionString();
@@ -71,10 +87,17 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
   const changed = applied.length > 0;
   let written: SaveMode | null = null;
   if (changed) {
-    written = await saveFixed({ doc: pdf.doc, originalPath: input.path, outPath: input.outPath, tracker, unreferencedBefore, versionBefore, encrypted: pdf.encryption !== null, wholeFileFix });
-    await openPdfFile(input.outPath).catch((e: unknown) => {
-      throw new Error(`autofix produced a PDF that does not load again: ${e instanceof Error ? e.message : String(e)}`);
+    written = await saveFixed({
+      doc: pdf.doc,
+      originalPath: input.path,
+      outPath: input.outPath,
+      tracker,
+      unreferencedBefore,
+      versionBefore,
+      // A file read by rebuilding its structure, or written decrypted, is written whole.
+      wholeFile: wholeFileFix || pdf.encryption !== null || pdf.repairs.length > 0,
     });
+    await assertLoads(input.outPath);
   }
 
   return {
@@ -82,7 +105,7 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
     applied,
     skipped,
     runtimeParams: {
-      profileId: profile.id,
+      profileId: plan.profileId,
       fixes: requested,
       fixesFrom: source,
       ...(Object.keys(paramsApplied).length > 0 ? { fixParams: paramsApplied } : {}),
@@ -94,4 +117,12 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
       ...(written ? { savedAs: written === 'incremental' ? 'incremental-update' : 'rewritten' } : {}),
     },
   };
+}
+
+/** The fixed file is opened again before it is reported, so a fix can never hand on a file that does not load. */
+async function assertLoads(path: string): Promise<void> {
+  const reopened = await openPdfFile(path).catch((e: unknown) => {
+    throw new Error(`autofix produced a PDF that does not load again: ${e instanceof Error ? e.message : String(e)}`);
+  });
+  reopened.source.close();
 }

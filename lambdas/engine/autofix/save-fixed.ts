@@ -8,10 +8,10 @@
  * Written whole when:
  * - a fix applied says so in the catalogue (`output: 'whole-file'`: removals
  *   and standards' preparation);
- * - the file was encrypted (it is written decrypted) or its header version
- *   changed (a header is not part of an update);
- * - the original's cross-reference data is not plain (no usable `startxref`):
- *   an update must point at it;
+ * - the file was encrypted (it is written decrypted), or could only be read by
+ *   repairing its structure (an update would point at the damaged one), or
+ *   has no usable `startxref`;
+ * - its header version changed (a header is not part of an update);
  * - a fix left objects unreferenced that were referenced before: in an update
  *   they would stay in the original revision;
  * - a replaced stream was large (over REPLACED_STREAM_BYTES): its old bytes
@@ -37,9 +37,8 @@ export interface SaveInput {
   unreferencedBefore: ReadonlySet<unknown>;
   /** The header version as opened. */
   versionBefore: string;
-  encrypted: boolean;
-  /** Whether an applied fix asks for the file to be written whole. */
-  wholeFileFix: boolean;
+  /** Written whole whatever changed: a fix asks for it, or the file was encrypted or repaired when read. */
+  wholeFile: boolean;
 }
 
 export type SaveMode = 'incremental' | 'whole';
@@ -59,13 +58,13 @@ export async function saveFixed(input: SaveInput): Promise<SaveMode> {
 
 async function incrementalPlan(input: SaveInput) {
   const { doc } = input;
-  if (input.wholeFileFix || input.encrypted) return null;
+  if (input.wholeFile) return null;
   if (doc.context.header.getVersionString() !== input.versionBefore) return null;
   const size = doc.context.trailerInfo.Size;
   const original = await readOriginalRevision(input.originalPath, size instanceof PDFNumber ? size.asNumber() : doc.context.largestObjectNumber + 1);
   if (!original) return null;
   if (unreferencedRefs(doc).some((ref) => !input.unreferencedBefore.has(ref))) return null;
-  const changes = input.tracker.changes(doc.context.enumerateIndirectObjects());
+  const changes = input.tracker.changes();
   let replaced = 0;
   for (const [ref] of changes.written) {
     const before = input.tracker.original(ref);

@@ -1,8 +1,15 @@
 /**
- * Bytes → a pdf-lib document, leniently. Every engine opens PDFs here, so there
+ * A file → a pdf-lib document, leniently. Every engine opens PDFs here, so there
  * is one place that decides what counts as unreadable and what a customer is
  * told about it. Anything wrong with the file ends in UnprocessableFileError with
  * a sentence meant for the customer; other exceptions are our own faults.
+ *
+ * Files are read lazily (reader/): the cross-reference data is read (or rebuilt
+ * from the file's objects when it is damaged, which `repairs` reports), and
+ * objects and stream data are read from the file when something asks for them,
+ * so a 500 MB print file costs what its pages' dictionaries cost, not its size.
+ * pdf-lib's own whole-file parse remains only as a last resort, for a file in
+ * which not even a scan finds a document catalog.
  *
  * Encrypted files: PDFs with only an owner password (restrictions, no password
  * to open) are decrypted with the empty user password and processed; a file
@@ -11,20 +18,26 @@
  * pdf-lib stores the strings it decrypts unescaped; decrypted-strings.ts
  * escapes them as they are parsed, so they read and save as they should.
  *
- * Hostile files: pdf-lib's parsing of object and cross-reference streams is
- * bounded (parse-limits.ts), the page tree is made walkable before
+ * Hostile files: object streams are decoded under the decoding limits and
+ * cross-reference streams are believed only as far as their data goes
+ * (reader/), pdf-lib's own parsing of both is bounded for the last-resort
+ * whole-file parse (parse-limits.ts), the page tree is made walkable before
  * pages are counted (page-tree.ts), and a parser that overflows its
  * stack on absurdly deep nesting (a RangeError) makes the file "damaged" like
  * any other parse failure.
  */
-import { readFile } from 'node:fs/promises';
-import { ParseSpeeds, PDFDict, PDFDocument } from '@cantoo/pdf-lib';
+import { readFileSync } from 'node:fs';
+import { ParseSpeeds, PDFArray, PDFDict, PDFDocument, PDFRef, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import { UnprocessableFileError } from '../../domain/errors';
 import { readFileHeader, type FileHeader } from './file-header';
 import { getName, getNumber, resolve } from './pdf-objects';
 import { installDecryptedStringEscaping } from './decrypted-strings';
 import { installParseLimits } from './parse-limits';
 import { repairPageTree } from './page-tree';
+import { FileSource, MemorySource, type ByteSource } from './reader/byte-source';
+import { cipherFactoryFor } from './reader/cipher';
+import { openedByEmptyOwnerPassword } from './reader/owner-password';
+import { openLazy, type LazyOpen } from './reader/open-lazy';
 
 installParseLimits();
 installDecryptedStringEscaping();
@@ -44,26 +57,167 @@ export interface EncryptionInfo {
 
 export interface OpenedPdf {
   doc: PDFDocument;
-  /** The file's bytes; engines read the header and raw structure from them. */
-  bytes: Uint8Array;
+  /**
+   * Where the file's bytes are read from, on demand. It stays open while the
+   * document is used (objects and stream data are read from it lazily).
+   */
+  source: ByteSource;
+  /** The file's size in bytes. */
+  size: number;
+  /**
+   * The whole file in memory: only when it was asked for (`wholeFile`, or the
+   * bytes were handed in); validation's syntax scan reads the raw structure.
+   */
+  bytes?: Uint8Array;
   header: FileHeader;
   /** Null when the file is not encrypted. */
   encryption: EncryptionInfo | null;
+  /**
+   * What was wrong with the file's structure and was repaired to read it, in
+   * sentences for the customer; empty for a sound file. Objects are read
+   * lazily, so a repair found while reading them later is added then.
+   */
+  repairs: string[];
 }
 
-const DAMAGED = 'The PDF could not be read because its internal structure is damaged; export it again from the application that made it.';
+export interface OpenOptions {
+  /**
+   * Read the whole file into memory once (for consumers of `bytes`); objects
+   * are still parsed lazily, from that same buffer.
+   */
+  wholeFile?: boolean;
+}
 
-export async function openPdfFile(path: string): Promise<OpenedPdf> {
-  const bytes = new Uint8Array(await readFile(path));
-  return openPdfBytes(bytes);
+/** Largest file given to pdf-lib's whole-file parse when the lazy reader finds no catalog. */
+const WHOLE_PARSE_LIMIT = 64 * 1024 * 1024;
+
+const DAMAGED = 'The PDF could not be read because its internal structure is damaged; export it again from the application that made it.';
+const UNREADABLE_ENCRYPTION = 'The encryption dictionary could not be read, so the file was read as not encrypted; some of its content may be unreadable.';
+
+export async function openPdfFile(path: string, options: OpenOptions = {}): Promise<OpenedPdf> {
+  if (options.wholeFile) return openPdfBytes(new Uint8Array(readFileSync(path)));
+  return openSource(new FileSource(path), undefined);
 }
 
 export async function openPdfBytes(bytes: Uint8Array): Promise<OpenedPdf> {
-  const header = readFileHeader(bytes);
+  return openSource(new MemorySource(bytes), bytes);
+}
+
+async function openSource(source: ByteSource, bytes: Uint8Array | undefined): Promise<OpenedPdf> {
+  try {
+    return await openFrom(source, bytes);
+  } catch (e) {
+    source.close();
+    throw e;
+  }
+}
+
+async function openFrom(source: ByteSource, bytes: Uint8Array | undefined): Promise<OpenedPdf> {
+  const head = source.read(0, 1100);
+  const header = readFileHeader(head);
   if (header.offset < 0) {
     throw new UnprocessableFileError('The file is not a PDF: it has no %PDF- header.');
   }
 
+  let lazy: LazyOpen | null;
+  try {
+    lazy = withoutStackTracesSync(() => openLazy(source, { version: readableVersion(head, header.offset) }));
+  } catch {
+    lazy = null;
+  }
+  if (lazy === null) {
+    // Last resort, for a file in which not even a scan of its objects finds a
+    // catalog: pdf-lib's own whole-file parse, whose recovery differs. It reads
+    // the whole file into memory; the lazy reader handles every file we know of
+    // without it. A large file is not read whole for it: what a scan of its
+    // objects cannot find, pdf-lib's parse would not find either, only slowly.
+    if (source.size > WHOLE_PARSE_LIMIT) {
+      source.close();
+      throw new UnprocessableFileError(DAMAGED);
+    }
+    const whole = bytes ?? source.read(0, source.size).slice();
+    source.close();
+    return openWhole(whole, header);
+  }
+
+  let doc: PDFDocument;
+  let encryption: EncryptionInfo | null = null;
+  const { context, loader, repairs } = lazy;
+  const encryptRef = context.trailerInfo.Encrypt;
+  if (encryptRef !== undefined) {
+    const encryptDict = resolve(context, encryptRef);
+    if (!(encryptDict instanceof PDFDict)) {
+      // Readers ignore an /Encrypt entry that leads to no dictionary (poppler does).
+      delete context.trailerInfo.Encrypt;
+      repairs.push(UNREADABLE_ENCRYPTION);
+    } else {
+      encryption = describeEncryption(encryptDict);
+      if (encryption.filter !== null && encryption.filter !== 'Standard') throw new UnprocessableFileError(foreignHandler(encryption.filter));
+      let crypto;
+      try {
+        const id = resolve(context, context.trailerInfo.ID);
+        // An empty owner password opens the file too (AES-256 only; pdf-lib does not try it).
+        const byOwner = openedByEmptyOwnerPassword(encryptDict);
+        crypto = await cipherFactoryFor(byOwner ?? encryptDict, id, '');
+      } catch (e) {
+        // Only the attached files need the password when the document's streams
+        // and strings use the Identity filter (AuthEvent /EFOpen, ISO 32000-2
+        // 7.6.5): the document reads as it is, its /Encrypt kept so the
+        // attachments are saved as they came.
+        if (!onlyAttachmentsEncrypted(encryptDict)) throw refusalFor(e);
+      }
+      if (crypto) {
+        // The encryption dictionary and the objects it refers to are never encrypted.
+        loader.setCrypto(crypto, referencedNumbers(encryptRef, context));
+        context.isDecrypted = true;
+      }
+    }
+  }
+  try {
+    doc = withoutStackTracesSync(() => new (PDFDocument as unknown as PDFDocumentConstructor)(context, true, false));
+  } catch {
+    throw new UnprocessableFileError(DAMAGED);
+  }
+
+  assertHasPages(doc, repairs);
+  return { doc, source, size: source.size, bytes, header, encryption, repairs };
+}
+
+/** Crypt filters V4 and V5: streams and strings both /Identity (the default when absent). */
+function onlyAttachmentsEncrypted(dict: PDFDict): boolean {
+  const version = getNumber(dict, 'V');
+  const identity = (key: string) => (getName(dict, key) ?? 'Identity') === 'Identity';
+  return version !== undefined && version >= 4 && identity('StmF') && identity('StrF');
+}
+
+/** Object numbers of `root` (when a reference) and of the references inside it, a few levels deep. */
+function referencedNumbers(root: PDFObject, context: PDFContext): Set<number> {
+  const out = new Set<number>();
+  const walk = (obj: PDFObject | undefined, depth: number): void => {
+    if (obj instanceof PDFRef) {
+      if (out.has(obj.objectNumber)) return;
+      out.add(obj.objectNumber);
+      obj = context.lookup(obj);
+    }
+    if (depth === 0) return;
+    if (obj instanceof PDFDict) for (const v of obj.values()) walk(v, depth - 1);
+    else if (obj instanceof PDFArray) for (let i = 0; i < obj.size(); i++) walk(obj.get(i), depth - 1);
+  };
+  walk(root, 4);
+  return out;
+}
+
+/** The header's version as `major.minor`, non-digits replaced (`%PDF-a.4` reads as 1.4, as before). */
+function readableVersion(head: Uint8Array, headerOffset: number): string {
+  const readable = withReadableVersion(head, headerOffset);
+  const text = Buffer.from(readable.subarray(headerOffset + 5, headerOffset + 13)).toString('latin1');
+  return /^(\d+)\.(\d+)/.exec(text)?.[0] ?? '1.7';
+}
+
+type PDFDocumentConstructor = new (context: PDFDocument['context'], ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument;
+
+/** The old path: pdf-lib's whole-file parse (see openFrom). */
+async function openWhole(bytes: Uint8Array, header: FileHeader): Promise<OpenedPdf> {
   // Every PDF has at least one indirect object; without one there is nothing to
   // parse, and pdf-lib would crawl through the whole file byte by byte first.
   if (indexOf(bytes, 'endobj') < 0) throw new UnprocessableFileError(DAMAGED);
@@ -93,14 +247,24 @@ export async function openPdfBytes(bytes: Uint8Array): Promise<OpenedPdf> {
   }
 
   assertHasPages(doc);
-  return { doc, bytes, header, encryption };
+  const repairs = ["The file's structure was damaged beyond its cross-reference data; it was read by parsing the whole file."];
+  return { doc, source: new MemorySource(bytes), size: bytes.length, bytes, header, encryption, repairs };
+}
+
+const foreignHandler = (filter: string) =>
+  `The PDF is encrypted with the "${filter}" security handler (certificates or DRM), which cannot be opened without its key; send an unprotected file.`;
+
+function refusalFor(e: unknown): UnprocessableFileError {
+  const msg = e instanceof Error ? e.message : '';
+  if (/password/i.test(msg)) {
+    return new UnprocessableFileError('The PDF is protected by a password that is needed to open it; remove the password and send the file again.');
+  }
+  return new UnprocessableFileError('The PDF is encrypted in a way that cannot be decrypted; remove the protection and send the file again.');
 }
 
 async function decryptWithoutPassword(bytes: Uint8Array, encryption: EncryptionInfo): Promise<PDFDocument> {
   if (encryption.filter !== null && encryption.filter !== 'Standard') {
-    throw new UnprocessableFileError(
-      `The PDF is encrypted with the "${encryption.filter}" security handler (certificates or DRM), which cannot be opened without its key; send an unprotected file.`,
-    );
+    throw new UnprocessableFileError(foreignHandler(encryption.filter));
   }
   try {
     // An empty password opens files protected by an owner password only.
@@ -113,11 +277,7 @@ async function decryptWithoutPassword(bytes: Uint8Array, encryption: EncryptionI
       }),
     );
   } catch (e) {
-    const msg = e instanceof Error ? e.message : '';
-    if (/password/i.test(msg)) {
-      throw new UnprocessableFileError('The PDF is protected by a password that is needed to open it; remove the password and send the file again.');
-    }
-    throw new UnprocessableFileError('The PDF is encrypted in a way that cannot be decrypted; remove the protection and send the file again.');
+    throw refusalFor(e);
   }
 }
 
@@ -133,6 +293,16 @@ async function withoutStackTraces<T>(fn: () => Promise<T>): Promise<T> {
   Error.stackTraceLimit = 0;
   try {
     return await fn();
+  } finally {
+    Error.stackTraceLimit = previous;
+  }
+}
+
+function withoutStackTracesSync<T>(fn: () => T): T {
+  const previous = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return fn();
   } finally {
     Error.stackTraceLimit = previous;
   }
@@ -189,10 +359,13 @@ function describeEncryption(dict: PDFDict | undefined): EncryptionInfo {
   };
 }
 
-function assertHasPages(doc: PDFDocument): void {
+/** Refuses a document without readable pages; says what the page tree needed to be walkable. */
+function assertHasPages(doc: PDFDocument, repairs: string[] = []): void {
   let count: number;
   try {
-    repairPageTree(doc);
+    const tree = repairPageTree(doc);
+    if (tree.wrappedPage) repairs.push("The document's page list named a single page instead of a page tree; it was read as a tree of that page.");
+    if (tree.removedKids > 0) repairs.push('The page tree listed some of its branches more than once or inside themselves; the repeats were ignored.');
     count = doc.getPageCount();
     if (count > 0) doc.getPages();
   } catch {

@@ -8,22 +8,35 @@
  * reachable along the first path are kept, the repeated references dropped.
  * A node whose /Kids is missing or not an array gets an empty one (pdf-lib
  * throws on it otherwise). Pages (leaves) listed twice stay: that shows the page
- * twice, as viewers do, and costs nothing to walk.
+ * twice, as viewers do, and costs nothing to walk. A catalog whose /Pages is
+ * a page rather than a tree (realworld/pdfjs/issue21436.pdf) gets a one-page
+ * tree holding it, as pdf.js and poppler read it.
  */
-import { PDFArray, PDFDict, PDFName, PDFPageTree, PDFRef, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFName, PDFPageLeaf, PDFPageTree, PDFRef, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib';
 
 export interface PageTreeRepairs {
   /** /Kids references removed because they pointed at an ancestor or an already walked node. */
   removedKids: number;
   /** Nodes given an empty /Kids because theirs was missing or not an array. */
   emptiedNodes: number;
+  /** The catalog's /Pages was a single page, now wrapped in a tree. */
+  wrappedPage: boolean;
 }
 
 const KIDS = PDFName.of('Kids');
 
 export function repairPageTree(doc: PDFDocument): PageTreeRepairs {
-  const repairs: PageTreeRepairs = { removedKids: 0, emptiedNodes: 0 };
+  const repairs: PageTreeRepairs = { removedKids: 0, emptiedNodes: 0, wrappedPage: false };
   const context = doc.context;
+  const pagesRef = doc.catalog.get(PDFName.of('Pages'));
+  if (pagesRef instanceof PDFRef && context.lookup(pagesRef) instanceof PDFPageLeaf) {
+    const tree = PDFPageTree.withContext(context);
+    tree.pushLeafNode(pagesRef);
+    const treeRef = context.register(tree);
+    (context.lookup(pagesRef) as PDFPageLeaf).setParent(treeRef);
+    doc.catalog.set(PDFName.of('Pages'), treeRef);
+    repairs.wrappedPage = true;
+  }
   const root = context.lookup(doc.catalog.get(PDFName.of('Pages')));
   if (!(root instanceof PDFPageTree)) return repairs;
 

@@ -1,5 +1,7 @@
 /**
- * Bounds what pdf-lib decodes while it parses a file. PDFDocument.load inflates
+ * Bounds what pdf-lib decodes while it parses a whole file, which load-pdf.ts
+ * does only as a last resort (the lazy reader in reader/ bounds its own
+ * decoding). PDFDocument.load inflates
  * every object stream (/Type /ObjStm) and cross-reference stream (/Type /XRef)
  * it meets, with its own JavaScript inflater and no limit: one compressed
  * object stream of a megabyte can inflate to gigabytes before the file is even

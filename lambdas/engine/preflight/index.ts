@@ -7,7 +7,7 @@ import type { CheckVerdict, OrderContext } from '../../domain/model';
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { PageInventory } from '../core/interpret/types';
 import { interpretDocument } from '../core/interpret/interpret-document';
-import { openPdfFile } from '../core/load-pdf';
+import { openPdfFile, type OpenedPdf } from '../core/load-pdf';
 import { engineDeadline } from '../guard/engine-deadline';
 import { groupFindings, recommendedFixes, summarise, verdictOf, type MessageWriter, type Observation } from './findings';
 import { gatherPdfFacts } from './pdf-facts';
@@ -45,6 +45,14 @@ export async function preflight(input: PreflightInput): Promise<PreflightResult>
 
 async function preflightPdf(path: string, settings: PreflightSettings, maxListed: number): Promise<PreflightReport> {
   const pdf = await openPdfFile(path);
+  try {
+    return reportOf(pdf, settings, maxListed);
+  } finally {
+    pdf.source.close();
+  }
+}
+
+function reportOf(pdf: OpenedPdf, settings: PreflightSettings, maxListed: number): PreflightReport {
   const facts = gatherPdfFacts(pdf, interpretPages(pdf.doc, settings));
   const observations = checkPdf(facts, settings);
   return assemble(settings, observations, PDF_MESSAGES, facts.document.pageCount, {

@@ -89,7 +89,7 @@ export function gatherPdfFacts(pdf: OpenedPdf, inventories: PageInventory[]): Pd
     kind: 'pdf',
     pdfVersion: facts.pdfVersion,
     pageCount: facts.pageCount,
-    fileSizeBytes: pdf.bytes.length,
+    fileSizeBytes: pdf.size,
     encrypted: facts.encrypted,
     ...(pdf.encryption
       ? { encryption: { filter: pdf.encryption.filter, keyBits: pdf.encryption.keyBits, printingAllowed: pdf.encryption.printingAllowed } }

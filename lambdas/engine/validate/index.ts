@@ -34,7 +34,17 @@ export interface ValidateResult {
 }
 
 export async function validate(input: ValidateInput): Promise<ValidateResult> {
-  const model = await modelOf(await openPdfFile(input.path), 0);
+  // Whole: the syntax rules scan the file's raw bytes (model.bytes); objects are still parsed lazily, from that buffer.
+  const pdf = await openPdfFile(input.path, { wholeFile: true });
+  try {
+    return await validateOpenedFile(pdf, input);
+  } finally {
+    pdf.source.close();
+  }
+}
+
+async function validateOpenedFile(pdf: OpenedPdf, input: ValidateInput): Promise<ValidateResult> {
+  const model = await modelOf(pdf, 0);
   const requested = [...new Set(input.profiles.length ? input.profiles : (['auto'] as ValidateProfileCode[]))];
   const profiles: ValidationProfileResult[] = [];
   for (const code of requested) {

@@ -49,6 +49,9 @@ export class ValidationModel {
   }
   /** The file exactly as received (header, xref and stream syntax are judged on these). */
   get bytes(): Uint8Array {
+    // Validate opens files whole (openPdfFile's `wholeFile`); a model of a file
+    // opened lazily reads it once here.
+    this.pdf.bytes ??= this.pdf.source.read(0, this.pdf.size).slice();
     return this.pdf.bytes;
   }
 

@@ -24,12 +24,17 @@ function fingerprint(object: PDFObject): string {
   const part = object instanceof PDFStream ? object.dict : object;
   const bytes = new Uint8Array(part.sizeInBytes());
   part.copyBytesInto(bytes, 0);
-  return createHash('sha1').update(bytes).digest('base64');
+  // The lazy reader's streams read their data through a getter until something assigns it.
+  const data = object instanceof PDFStream && Object.getOwnPropertyDescriptor(object, 'contents')?.get ? 'read-on-demand' : '';
+  return createHash('sha1').update(bytes).update(data).digest('base64');
 }
 
 export class ChangeTracker {
   private readonly seen = new Map<PDFRef, Seen>();
   private readonly deleted = new Set<PDFRef>();
+
+  /** `held`: the objects the document holds now that were read or made (never-read ones are unchanged). */
+  constructor(private readonly held: () => Iterable<[PDFRef, PDFObject]>) {}
 
   /** An object as read from the file; later sightings of the same reference are ignored. */
   observe(ref: PDFRef, object: PDFObject): void {
@@ -46,13 +51,9 @@ export class ChangeTracker {
     this.deleted.add(ref);
   }
 
-  /**
-   * The changes, given the objects the document holds now that were read or
-   * made (`current`: never-read objects are unchanged by definition).
-   */
-  changes(current: Iterable<[PDFRef, PDFObject]>): Changes {
+  changes(): Changes {
     const written: Changes['written'] = [];
-    for (const [ref, object] of current) {
+    for (const [ref, object] of this.held()) {
       const seen = this.seen.get(ref);
       if (!seen || seen.object !== object || seen.fingerprint !== fingerprint(object)) written.push([ref, object]);
     }

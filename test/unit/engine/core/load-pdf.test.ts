@@ -3,8 +3,10 @@ import { UnprocessableFileError } from '../../../../lambdas/domain/errors';
 import { openPdfBytes, openPdfFile } from '../../../../lambdas/engine/core/load-pdf';
 import { buildPdf, corruptPdf, garbageAfterHeader, pngBytes, truncatedPdf } from '../../../support/pdf-fixtures';
 import { tempFiles } from '../temp-files';
+import { buildRevisions, pagesDocument, ROOT } from './reader/pdf-builder';
 import { rawPdf, zeroBomb } from '../guard/hostile-pdfs';
-import { PDFDocument } from '@cantoo/pdf-lib';
+import { PDFDocument, PDFStream } from '@cantoo/pdf-lib';
+import { streamBytes } from '../../../../lambdas/engine/core/pdf-objects';
 
 const files = tempFiles('load');
 
@@ -43,7 +45,7 @@ describe('openPdfFile', () => {
     const pdf = await openPdfBytes(bytes);
     expect(pdf.doc.getPageCount()).toBe(2);
     expect(pdf.header.line).toBe('%PDF-a.4');
-    expect(Buffer.from(pdf.bytes).subarray(0, 8).toString('latin1')).toBe('%PDF-a.4');
+    expect(Buffer.from(pdf.bytes!).subarray(0, 8).toString('latin1')).toBe('%PDF-a.4');
   });
 
   it('refuses a file without a PDF header', async () => {
@@ -73,6 +75,8 @@ describe('openPdfFile', () => {
     const started = Date.now();
     const pdf = await openPdfBytes(Buffer.concat([await buildPdf({ pages: 2 }), junk]));
     expect(pdf.doc.getPageCount()).toBe(2);
+    // Its startxref is found before the last %%EOF: nothing needed repairing.
+    expect(pdf.repairs).toEqual([]);
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
@@ -89,6 +93,63 @@ describe('openPdfFile', () => {
       );
       expect(outcome).toMatch(/^(opened|refused)$/);
     }
+  });
+});
+
+describe('openPdfFile, lazily', () => {
+  it('reads the file through a source, without holding its bytes, unless the whole file is asked for', async () => {
+    const bytes = await buildPdf({ pages: 3 });
+    const path = files.write(bytes, 'pdf');
+    const lazy = await openPdfFile(path);
+    expect(lazy.bytes).toBeUndefined();
+    expect(lazy.size).toBe(bytes.length);
+    expect(lazy.doc.getPageCount()).toBe(3);
+    expect(lazy.repairs).toEqual([]);
+    lazy.source.close();
+    const whole = await openPdfFile(path, { wholeFile: true });
+    expect(Buffer.from(whole.bytes!)).toEqual(Buffer.from(bytes));
+    // The objects are read from that same buffer.
+    expect(whole.source.read(0, 5).buffer).toBe(whole.bytes!.buffer);
+  });
+
+  it('says what it repaired: a file whose cross-reference offsets are all wrong', async () => {
+    const text = Buffer.from(await buildPdf({ pages: 2 })).toString('latin1');
+    const shifted = text.replace(/^(\d{10}) 00000 n/gm, (_, off: string) => `${String(Number(off) + 7).padStart(10, '0')} 00000 n`);
+    const pdf = await openPdfFile(files.write(Buffer.from(shifted, 'latin1'), 'pdf'));
+    expect(pdf.doc.getPageCount()).toBe(2);
+    expect(pdf.repairs).toEqual(["The cross-reference table was damaged and was rebuilt by reading the file's objects."]);
+  });
+
+  it('decrypts an owner-password-only file read lazily', async () => {
+    const pdf = await openPdfFile(files.write(await buildPdf({ pages: 2, encrypt: { ownerPassword: 'owner' } }), 'pdf'));
+    expect(pdf.encryption).toMatchObject({ filter: 'Standard' });
+    const content = pdf.doc.getPage(0).node.Contents();
+    expect(content).toBeInstanceOf(PDFStream);
+    // Decrypted, the Flate data inflates.
+    expect(streamBytes(content as PDFStream)).not.toBeNull();
+  });
+});
+
+describe('encryption of attached files only', () => {
+  const encrypted = (filters: string) =>
+    buildRevisions([
+      {
+        objects: {
+          ...pagesDocument(1),
+          20: `<< /Filter /Standard /V 4 /R 4 /Length 128 /P -4 /O <${'ab'.repeat(32)}> /U <${'cd'.repeat(32)}> /CF << /StdCF << /CFM /AESV2 /AuthEvent /EFOpen /Length 16 >> >> ${filters} >>`,
+        },
+        trailer: `${ROOT} /Encrypt 20 0 R /ID [<00112233445566778899aabbccddeeff> <00112233445566778899aabbccddeeff>]`,
+      },
+    ]).bytes;
+
+  it('opens a file whose streams and strings are not encrypted (Identity) though its password is unknown', async () => {
+    const pdf = await openPdfBytes(encrypted('/StmF /Identity /StrF /Identity /EFF /StdCF'));
+    expect(pdf.doc.getPageCount()).toBe(1);
+    expect(pdf.encryption).toMatchObject({ filter: 'Standard', version: 4 });
+  });
+
+  it('still refuses one whose streams need the password', async () => {
+    expect((await refusal(encrypted('/StmF /StdCF /StrF /StdCF'))).message).toMatch(/password/);
   });
 });
 

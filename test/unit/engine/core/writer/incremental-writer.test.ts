@@ -23,7 +23,7 @@ async function updated(path: string) {
   doc.getPage(1).setMediaBox(0, 0, 300, 300);
   doc.catalog.set(PDFName.of('Lang'), PDFString.of('en'));
   const original = (await readOriginalRevision(path, doc.context.largestObjectNumber + 1))!;
-  const changes = tracker.changes(doc.context.enumerateIndirectObjects());
+  const changes = tracker.changes();
   const out = files.path(`updated-${Math.random()}.pdf`);
   await appendIncrementalUpdate(doc, original, changes, out);
   return { out, changes, original };

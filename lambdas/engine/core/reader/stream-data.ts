@@ -1,0 +1,145 @@
+/**
+ * Stream data read on demand. A stream parsed by the lazy reader is a
+ * PDFRawStream whose `contents` is a getter: the first access reads the data
+ * from the source (decrypting it for an encrypted file), and the bytes are then
+ * held in a cache bounded in bytes, least recently used first out, so a
+ * 500 MB file of images never has more than the bound in memory at once.
+ * Assigning `contents` (autofix replacing a stream) turns it into a plain value.
+ *
+ * Where the data ends: /Length when the `endstream` keyword follows it there
+ * (ISO 32000-1 7.3.8.1); otherwise (a wrong /Length, or an indirect one
+ * whose object is missing) the data runs to the next `endstream`, the way
+ * pdf-lib's whole-file parser and other readers recover.
+ */
+import { PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFContext, type PDFDict } from '@cantoo/pdf-lib';
+import { MemorySource, type ByteSource } from './byte-source';
+import { isWhite, type CipherFactory } from './object-parse';
+
+const MiB = 1024 * 1024;
+export const DEFAULT_STREAM_CACHE_BYTES = 64 * MiB;
+
+/** Bytes keyed by stream, evicting the least recently used past `limit` bytes. */
+export class StreamCache {
+  private readonly entries = new Map<object, Uint8Array>();
+  private total = 0;
+  constructor(private readonly limit = DEFAULT_STREAM_CACHE_BYTES) {}
+
+  get(key: object): Uint8Array | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  put(key: object, bytes: Uint8Array): void {
+    this.drop(key);
+    // One stream larger than the whole cache is returned but not kept.
+    if (bytes.length > this.limit) return;
+    this.entries.set(key, bytes);
+    this.total += bytes.length;
+    for (const [k, v] of this.entries) {
+      if (this.total <= this.limit) break;
+      this.entries.delete(k);
+      this.total -= v.length;
+    }
+  }
+
+  drop(key: object): void {
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.total -= old.length;
+    }
+  }
+
+  get bytes(): number {
+    return this.total;
+  }
+}
+
+export interface StreamReading {
+  source: ByteSource;
+  context: PDFContext;
+  cache: StreamCache;
+  /** Set when the file is encrypted: the data of `ref` is decrypted with it. */
+  crypto?: CipherFactory;
+  /** Counts bytes read from the source for stream data (tests prove laziness with it). */
+  stats?: { streamBytesRead: number };
+}
+
+/** A PDFRawStream whose data is read from `dataStart` when first asked for. */
+export function lazyStream(dict: PDFDict, dataStart: number, ref: PDFRef | undefined, reading: StreamReading): PDFRawStream {
+  const stream = PDFRawStream.of(dict, new Uint8Array(0));
+  const load = (): Uint8Array => {
+    const length = declaredLength(dict, reading.context);
+    const extent = streamLength(reading.source, dataStart, length);
+    let data = reading.source.read(dataStart, extent);
+    if (reading.stats) reading.stats.streamBytesRead += data.length;
+    // A view of one cached 64 KB block would keep the whole block alive.
+    if (!(reading.source instanceof MemorySource) && data.length < 64 * 1024) data = data.slice();
+    if (reading.crypto && ref) data = reading.crypto.createCipherTransform(ref.objectNumber, ref.generationNumber).decryptBytes(data);
+    return data;
+  };
+  // In memory and not encrypted, the data is a view of bytes already held: no cache needed.
+  const cached = !(reading.source instanceof MemorySource) || reading.crypto !== undefined;
+  Object.defineProperty(stream, 'contents', {
+    configurable: true,
+    enumerable: true,
+    get(): Uint8Array {
+      if (!cached) return load();
+      let data = reading.cache.get(stream);
+      if (!data) {
+        data = load();
+        reading.cache.put(stream, data);
+      }
+      return data;
+    },
+    set(value: Uint8Array) {
+      reading.cache.drop(stream);
+      Object.defineProperty(stream, 'contents', { value, writable: true, configurable: true, enumerable: true });
+    },
+  });
+  return stream;
+}
+
+function declaredLength(dict: PDFDict, context: PDFContext): number | undefined {
+  let length = dict.get(PDFName.of('Length'));
+  if (length instanceof PDFRef) length = context.lookup(length);
+  if (!(length instanceof PDFNumber)) return undefined;
+  const n = length.asNumber();
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+const ENDSTREAM = Buffer.from('endstream', 'latin1');
+const SCAN_CHUNK = 1 * MiB;
+
+/**
+ * The length of the data at `dataStart`: `declared` when `endstream` follows
+ * it (after optional white space), else up to the next `endstream` less the
+ * end-of-line before it, else to the end of the file.
+ */
+export function streamLength(source: ByteSource, dataStart: number, declared: number | undefined): number {
+  if (declared !== undefined && dataStart + declared <= source.size) {
+    const tail = source.read(dataStart + declared, 64);
+    let i = 0;
+    while (i < tail.length && isWhite(tail[i])) i++;
+    if (Buffer.from(tail.buffer, tail.byteOffset + i, Math.min(ENDSTREAM.length, tail.length - i)).equals(ENDSTREAM)) return declared;
+    // Truncated right after the data: trust /Length.
+    if (dataStart + declared === source.size) return declared;
+  }
+  for (let at = dataStart; at < source.size; at += SCAN_CHUNK) {
+    const chunk = source.read(at, SCAN_CHUNK + ENDSTREAM.length);
+    const found = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).indexOf(ENDSTREAM);
+    if (found >= 0) {
+      let end = at + found;
+      const before = source.read(Math.max(dataStart, end - 2), end - Math.max(dataStart, end - 2));
+      if (before[before.length - 1] === 0x0a) end--;
+      if (before[before.length - 1] === 0x0a && before[before.length - 2] === 0x0d) end--;
+      else if (before[before.length - 1] === 0x0d) end--;
+      return Math.max(0, end - dataStart);
+    }
+  }
+  return Math.max(0, source.size - dataStart);
+}

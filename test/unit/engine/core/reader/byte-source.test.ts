@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { FileSource, MemorySource } from '../../../../../lambdas/engine/core/reader/byte-source';
+import { tempFiles } from '../../temp-files';
+
+const files = tempFiles('byte-source');
+
+describe('byte sources', () => {
+  const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => i % 251));
+
+  it('read the same bytes from a file as from memory, across block boundaries and at the end', () => {
+    const file = new FileSource(files.write(bytes));
+    const memory = new MemorySource(bytes);
+    for (const [offset, length] of [
+      [0, 10],
+      [65_530, 20],
+      [100_000, 200_000],
+      [299_990, 100],
+      [400_000, 10],
+    ] as const) {
+      expect(Buffer.from(file.read(offset, length))).toEqual(Buffer.from(memory.read(offset, length)));
+    }
+    expect(file.size).toBe(bytes.length);
+    file.close();
+    expect(() => file.read(0, 10)).toThrow();
+  });
+
+  it('serves memory reads as views, without copying', () => {
+    const memory = new MemorySource(bytes);
+    expect(memory.read(10, 5).buffer).toBe(bytes.buffer);
+  });
+});

@@ -32,7 +32,8 @@ describe('writeBigPdf', () => {
     const doc = await PDFDocument.load(bytes, { updateMetadata: false });
     expect(doc.getPageCount()).toBe(3);
     const jpegs = [0, 1, 2].map((i) => {
-      const image = doc.context.lookup(PDFRef.of(pageObjects(i).image), PDFRawStream);
+      const image = doc.context.lookup(PDFRef.of(pageObjects(i).image)) as PDFRawStream;
+      expect(image).toBeInstanceOf(PDFRawStream);
       expect(image.dict.get(PDFName.of('Filter'))?.toString()).toBe('/DCTDecode');
       return Buffer.from(image.contents);
     });

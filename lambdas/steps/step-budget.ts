@@ -13,8 +13,8 @@
  *   must be done by `workDeadline`, leaving OUTPUT_RESERVE_SHARE of the whole
  *   (at most OUTPUT_RESERVE_MAX_MS) for storing the outputs;
  * - storing the outputs must be done by `storeDeadline`, leaving
- *   RECORDS_RESERVE_SHARE (at most RECORDS_RESERVE_MAX_MS) for writing the
- *   step's records and answering.
+ *   RECORDS_RESERVE_SHARE (between RECORDS_RESERVE_MIN_MS and
+ *   RECORDS_RESERVE_MAX_MS) for writing the step's records and answering.
  *
  * `within()` runs one phase against a deadline: past it the phase's promise is
  * abandoned (its result ignored) and the caller is told so; the phase itself
@@ -25,8 +25,13 @@
 /** Share of the invocation kept for storing outputs and writing records. */
 export const OUTPUT_RESERVE_SHARE = 0.2;
 export const OUTPUT_RESERVE_MAX_MS = 90_000;
-/** Share kept for writing the step's records once the outputs are stored. */
+/**
+ * Kept for writing the step's records once the outputs are stored: a share of
+ * the whole, at least a second (a few writes take about as long whatever the
+ * budget), at most 15 s, and never more than a quarter of a short budget.
+ */
 export const RECORDS_RESERVE_SHARE = 0.05;
+export const RECORDS_RESERVE_MIN_MS = 1_000;
 export const RECORDS_RESERVE_MAX_MS = 15_000;
 
 /** What a step worker learns of the Lambda context (the local worker threads give the same). */
@@ -53,7 +58,7 @@ export interface StepBudget {
 export function stepBudget(totalMs: number, now: () => number = Date.now): StepBudget {
   const start = now();
   const total = Math.max(0, totalMs);
-  const records = Math.min(RECORDS_RESERVE_MAX_MS, total * RECORDS_RESERVE_SHARE);
+  const records = Math.min(RECORDS_RESERVE_MAX_MS, Math.max(RECORDS_RESERVE_MIN_MS, total * RECORDS_RESERVE_SHARE), total / 4);
   const outputs = Math.min(OUTPUT_RESERVE_MAX_MS, total * OUTPUT_RESERVE_SHARE);
   const storeDeadline = start + total - records;
   const workDeadline = storeDeadline - outputs;

@@ -72,6 +72,11 @@ interface Row {
   errors?: string[];
 }
 const rows: Row[] = [];
+/** Adds a row and says so at once: a whole run takes many minutes. */
+function record(r: Row): void {
+  rows.push(r);
+  console.log(`  … ${r.what}, ${r.file}: ${r.status}, ${r.status.startsWith('timeout') ? `> ${timeoutS} s` : fmtS(r.ms)}, peak ${fmtMb(r.peakMb)}`);
+}
 
 /** Runs a tool on its own, sampling its process tree; stdout is drained and dropped. */
 function measureTool(cmd: string, args: string[], timeoutMs: number): Promise<{ ok: boolean; ms: number; peakMb: number | null; err: string }> {
@@ -164,12 +169,12 @@ const toolMs = Math.max(timeoutS * 1000, 60_000);
 
 if (wanted('previews')) {
   for (const [f, n] of [[small!.file, SMALL_PAGES], [big.file, pages]] as const) {
-    rows.push(await measureJob('previews', f, n));
+    record(await measureJob('previews', f, n));
     if (withPoppler) {
       const out = await mkdtemp(path.join(tmpdir(), 'proofline-big-ppm-'));
       try {
         const r = await measureTool('pdftoppm', ['-f', '1', '-l', '3', '-r', '72', f, path.join(out, 'p')], toolMs);
-        rows.push({ what: 'pdftoppm -f 1 -l 3 -r 72', file: `${n} p`, status: r.ok ? 'ok' : 'failed', ms: r.ms, peakMb: r.peakMb, note: r.ok ? '' : r.err });
+        record({ what: 'pdftoppm -f 1 -l 3 -r 72', file: `${n} p`, status: r.ok ? 'ok' : 'failed', ms: r.ms, peakMb: r.peakMb, note: r.ok ? '' : r.err });
       } finally {
         await rm(out, { recursive: true, force: true });
       }
@@ -178,13 +183,13 @@ if (wanted('previews')) {
 }
 for (const kind of ['preflight', 'validate', 'fix'] as const) {
   if (!wanted(kind)) continue;
-  rows.push(await measureJob(kind, big.file, pages));
+  record(await measureJob(kind, big.file, pages));
   if (kind === 'preflight' && withPoppler) {
     const fonts = await measureTool('pdffonts', [big.file], toolMs);
     const images = await measureTool('pdfimages', ['-list', big.file], toolMs);
     const ok = fonts.ok && images.ok;
     const peaks = [fonts.peakMb, images.peakMb].filter((m): m is number => m !== null);
-    rows.push({
+    record({
       what: 'pdffonts + pdfimages -list',
       file: `${pages} p`,
       status: ok ? 'ok' : 'failed',

@@ -7,9 +7,9 @@
  * stops), so an abandoned proof render stops using cores and memory instead
  * of running on, unseen, until its pages' own limits.
  *
- * Unlike the warm engine threads of guarded-engine.ts, each call gets a new
- * thread, ended afterwards whatever happened: a warm proofs thread would keep
- * its idle render threads (and their copy of the document) alive.
+ * The thread is kept warm between calls like the other engine threads
+ * (engine-thread.ts), with the render threads it holds warm inside it; a
+ * thread that timed out, ran out of heap or holds much memory is ended.
  */
 import '../../platform/polyfills';
 // sharp must be loaded by this thread before the proofs thread loads it: on
@@ -20,13 +20,11 @@ import { UnprocessableFileError } from '../../domain/errors';
 import type { PreflightReport } from '../preflight';
 import { renderProofs, type ProofsResult } from '../previews/proof';
 import { isEngineThreadFor } from './engine-thread-protocol';
-import { EngineOutOfMemory, EngineThread, EngineTimeout } from './engine-thread';
+import { EngineOutOfMemory, EngineTimeout, runInEngineThread } from './engine-thread';
 import { serveEngine } from './serve-engine';
 
 const NAME = 'proofs';
 const MiB = 1024 * 1024;
-/** Ending a thread is quick; a native call in flight may delay it, and the caller need not wait for that. */
-const END_WAIT_MS = 2_000;
 
 export interface ProofsInput {
   path: string;
@@ -40,7 +38,11 @@ export interface ProofsInput {
 }
 
 export interface ProofsLimits {
-  /** Wall-clock budget, the thread's start included. */
+  /**
+   * Wall-clock budget of the rendering, not counting the thread's start (a
+   * warm thread starts at once); a caller with a hard deadline also stops
+   * waiting at it.
+   */
   timeoutMs: number;
   /** The proofs thread's JavaScript heap, MB (the render threads have their own). */
   maxHeapMb: number;
@@ -71,34 +73,23 @@ async function proofsInThread(input: ProofsInput): Promise<ProofsResult> {
 }
 
 /**
- * Renders the proofs in a new thread; rejects with ProofsTimeout when they are
- * not done within `limits.timeoutMs`, and with UnprocessableFileError when the
- * thread runs out of heap. The thread is ended in every case.
+ * Renders the proofs in the proofs thread; rejects with ProofsTimeout when
+ * they are not done within `limits.timeoutMs` (the thread, and the render
+ * threads it started, are ended), and with UnprocessableFileError when the
+ * thread runs out of heap.
  */
 export async function renderProofsGuarded(input: ProofsInput, limits: ProofsLimits): Promise<ProofsResult> {
-  const started = Date.now();
-  const thread = new EngineThread({
+  const thread = {
     name: NAME,
     moduleUrl: import.meta.url,
     maxHeapMb: limits.maxHeapMb,
     decodeLimits: { maxStreamBytes: (limits.maxStreamDecodedMb ?? 256) * MiB, maxDocumentBytes: (limits.maxDocumentDecodedMb ?? 4096) * MiB },
-  });
-  let timer: NodeJS.Timeout | undefined;
+  };
   try {
-    const startExpired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ProofsTimeout(limits.timeoutMs)), limits.timeoutMs);
-    });
-    await Promise.race([thread.ready, startExpired]);
-    clearTimeout(timer);
-    const left = limits.timeoutMs - (Date.now() - started);
-    if (left <= 0) throw new ProofsTimeout(limits.timeoutMs);
-    return (await thread.run(input, left)) as ProofsResult;
+    return (await runInEngineThread(thread, input, limits.timeoutMs)) as ProofsResult;
   } catch (err) {
     if (err instanceof EngineTimeout) throw new ProofsTimeout(limits.timeoutMs);
     if (err instanceof EngineOutOfMemory) throw new UnprocessableFileError(`The proof images need more than ${limits.maxHeapMb} MB of memory.`);
     throw err;
-  } finally {
-    clearTimeout(timer);
-    await Promise.race([thread.end().catch(() => undefined), new Promise((r) => setTimeout(r, END_WAIT_MS).unref())]);
   }
 }

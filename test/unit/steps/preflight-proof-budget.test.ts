@@ -25,7 +25,7 @@ const context = () => ({ getRemainingTimeInMillis: () => BUDGET_MS });
 
 beforeAll(async () => {
   // A warm engine thread, as in a warm Lambda: its start is not what is measured here.
-  await preflightGuarded({ path: files.write(await buildPdf(), 'pdf'), fileType: 'pdf', profileId: 'default' });
+  await preflightGuarded({ path: files.write(await buildPdf(), 'pdf'), fileType: 'pdf', profileId: 'default', context: null });
 });
 
 describe('the preflight worker when proofs do not finish in time', () => {

@@ -12,20 +12,21 @@
  *
  * Time (step-budget.ts): the engine gets its configured budget or what is left
  * of the step's work time, whichever is less; the proofs then get
- * PROOF_BUDGET_MS or what is left, whichever is less, in a thread that is
- * ended when that runs out (engine/guard/proofs-guarded.ts), and the report is
- * delivered without them, with a clause saying why. Proof images are optional
- * outputs: the report is stored first, and proofs not stored in time are left
- * out rather than failing the step.
+ * PROOF_BUDGET_MS or what is left, whichever is less, and past it the report
+ * is delivered without them, with a clause saying why. The proof renderer
+ * takes no deadline or abort signal yet, so an abandoned render is only
+ * ignored: its render threads stop at their own page limits
+ * (engine/previews/render-pool.ts), not at the step's. Proof images are
+ * optional outputs: the report is stored first, and proofs not stored in time
+ * are left out rather than failing the step.
  */
 import '../platform/polyfills';
 import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import { UnprocessableFileError } from '../domain/errors';
 import { preflightGuarded, preflightLimits } from '../engine/guard/preflight-guarded';
-import { ProofsTimeout, renderProofsGuarded } from '../engine/guard/proofs-guarded';
 import type { PreflightReport } from '../engine/preflight';
-import type { RuntimeConfig } from '../platform/config';
+import { renderProofs } from '../engine/previews/proof';
 import { runStep, withinWorkBudget, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorker } from './step-runner';
 import { seconds, within, type InvocationContext, type StepBudget } from './step-budget';
 import { resolveProfileId } from './step-params';
@@ -46,18 +47,13 @@ async function proofOutputs(
   workDir: string,
   fileName: (label: string) => string,
   budget: StepBudget,
-  config: RuntimeConfig,
 ): Promise<{ outputs: StepOutputFile[]; note: string }> {
   const ms = Math.min(PROOF_BUDGET_MS, budget.workLeftMs());
   if (ms < MIN_PROOF_MS) return { outputs: [], note: '; no proof images: no time was left for them' };
   const unfinished = `; no proof images: they were not finished within ${seconds(ms)} s`;
   try {
-    const rendering = renderProofsGuarded(
-      { path: inputPath, report, outDir: join(workDir, 'proofs') },
-      { timeoutMs: ms, maxHeapMb: config.engineMaxHeapMb, maxStreamDecodedMb: config.engineMaxStreamMb, maxDocumentDecodedMb: config.engineMaxDecodedMb },
-    );
-    // The thread is ended at its limit; this is the step's own guarantee should it not answer.
-    const ended = await within(rendering, budget.now() + ms, budget.now);
+    // Past `ms` the render is abandoned, not stopped (see above).
+    const ended = await within(renderProofs({ path: inputPath, report, outDir: join(workDir, 'proofs') }), budget.now() + ms, budget.now);
     if (!ended.done) return { outputs: [], note: unfinished };
     const { images, failures } = ended.value;
     const outputs: StepOutputFile[] = images.map((image) => ({
@@ -70,7 +66,6 @@ async function proofOutputs(
     const missed = failures.length > 0 ? `; no proof of ${failures.length === 1 ? 'page' : 'pages'} ${failures.map((f) => f.page).join(', ')} (${failures[0]!.reason.replace(/\.$/, '')})` : '';
     return { outputs, note: made + missed };
   } catch (e) {
-    if (e instanceof ProofsTimeout) return { outputs: [], note: unfinished };
     // Never the step's failure: the report is what was asked for.
     console.log(JSON.stringify({ level: 'warn', worker: 'preflight', event: 'proofs-failed', error: (e as Error)?.name ?? 'Error' }));
     const why = e instanceof UnprocessableFileError ? `: ${e.message.replace(/\.$/, '')}` : '';
@@ -105,7 +100,7 @@ export const preflightWorker: StepWorker = {
     const name = sourceFileName(task);
     const proofs =
       fileType === 'pdf'
-        ? await proofOutputs(report, inputPath, workDir, (label) => derivedFileName(name, `${step.type}-${label}`, 'jpg'), budget, services.config)
+        ? await proofOutputs(report, inputPath, workDir, (label) => derivedFileName(name, `${step.type}-${label}`, 'jpg'), budget)
         : { outputs: [], note: '' };
     return {
       outcome,

@@ -4,10 +4,9 @@ import { handler as preflight } from '../../../lambdas/steps/preflight';
 import { buildPdf } from '../../support/pdf-fixtures';
 import { createTestJob, reload, stepEvent, taskView } from './support/job-fixture';
 
-// The proof renderer (in its own thread) breaks down for a reason of its own.
-vi.mock('../../../lambdas/engine/guard/proofs-guarded', () => ({
-  ProofsTimeout: class ProofsTimeout extends Error {},
-  renderProofsGuarded: vi.fn(async () => {
+// The proof renderer breaks down for a reason of its own.
+vi.mock('../../../lambdas/engine/previews/proof', () => ({
+  renderProofs: vi.fn(async () => {
     throw new Error('canvas exhausted');
   }),
 }));

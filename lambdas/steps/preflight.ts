@@ -27,7 +27,7 @@ import { UnprocessableFileError } from '../domain/errors';
 import { preflightGuarded, preflightLimits } from '../engine/guard/preflight-guarded';
 import type { PreflightReport } from '../engine/preflight';
 import { renderProofs } from '../engine/previews/proof';
-import { runStep, withinWorkBudget, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorker } from './step-runner';
+import { engineTimeoutMs, runStep, withinWorkBudget, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorker } from './step-runner';
 import { seconds, within, type InvocationContext, type StepBudget } from './step-budget';
 import { resolveProfileId } from './step-params';
 import { derivedFileName } from '../domain/file-names';
@@ -89,7 +89,7 @@ export const preflightWorker: StepWorker = {
           profileId,
           context: job.context,
         },
-        { ...limits, timeoutMs: Math.max(1, Math.min(limits.timeoutMs, budget.workLeftMs())) },
+        { ...limits, timeoutMs: engineTimeoutMs(budget, limits.timeoutMs, 'Preflight') },
       ),
       'Preflight',
     );

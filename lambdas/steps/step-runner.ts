@@ -261,6 +261,19 @@ async function execute(
   return completeStep(s, graph.job.accountId, step, { ...work, summary: withStorageNote(work.summary, stored.left) }, stored, worker.name);
 }
 
+/** Below this much time an engine is not started: the step ends with a sentence instead. */
+const MIN_ENGINE_MS = 1_000;
+
+/**
+ * An engine's time limit within the step: its own limit or what is left of the
+ * step's work time, whichever is less; a sentence when nothing useful is left.
+ */
+export function engineTimeoutMs(budget: StepBudget, ownLimitMs: number, what: string): number {
+  const left = budget.workLeftMs();
+  if (left < MIN_ENGINE_MS) throw new UnprocessableFileError(`${what} could not start: the step had no time left for it of its ${seconds(budget.workMs)} s. Send the file again; if this happens again, split it into smaller files.`);
+  return Math.min(ownLimitMs, left);
+}
+
 /**
  * Ends the step with a sentence when its work is not done by the work deadline.
  * The work itself is only abandoned here: what can be stopped (an engine

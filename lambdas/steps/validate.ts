@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import type { ValidateStepResult } from '../domain/step-results';
 import { validateGuarded, validateLimits } from '../engine/guard/validate-guarded';
-import { runStep, withinWorkBudget, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import { engineTimeoutMs, runStep, withinWorkBudget, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
 import type { InvocationContext } from './step-budget';
 import { validateProfiles } from './step-params';
 import { derivedFileName } from '../domain/file-names';
@@ -25,7 +25,7 @@ export const validateWorker: StepWorker = {
     const limits = validateLimits(services.config);
     const checked = await withinWorkBudget(
       budget,
-      validateGuarded({ path: inputPath, profiles }, { ...limits, timeoutMs: Math.max(1, Math.min(limits.timeoutMs, budget.workLeftMs())) }),
+      validateGuarded({ path: inputPath, profiles }, { ...limits, timeoutMs: engineTimeoutMs(budget, limits.timeoutMs, 'Validation') }),
       'Validation',
     );
     const result: ValidateStepResult = { compliant: checked.compliant, profiles: checked.profiles };

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:big` — one big file through the local runtime, as a customer
- * sends it: a generated 440-page, about 504 MB PDF (support/big-pdf.ts: one
+ * sends it: a generated 440-page, about 509 MB PDF (support/big-pdf.ts: one
  * distinct 1.15 MB noise JPEG and a line of Helvetica text per page), and a
  * 50-page one of the same make, kept in a cache directory and reused.
  *

@@ -1,7 +1,7 @@
 /**
  * The big-file bench's PDF (test/bench/big.ts): one distinct noise JPEG per
- * page (about 1.15 MB each, so 440 pages make about 504 MB, under the 500 MiB
- * upload limit) and a line of text in standard Helvetica. The same every time:
+ * page (about 1.15 MB each, so 440 pages make about 509 MB, 485 MiB, under
+ * the 500 MiB upload limit) and a line of text in standard Helvetica. The same every time:
  * each page's noise comes from a PRNG seeded with its page number.
  *
  * Written object by object to disk (never the whole file in memory), with a

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { useWorkerServices } from './support/worker-services';
 import { invocationBudget, stepBudget, within } from '../../../lambdas/steps/step-budget';
-import { runStep, withinWorkBudget, type StepWorker } from '../../../lambdas/steps/step-runner';
+import { engineTimeoutMs, runStep, withinWorkBudget, type StepWorker } from '../../../lambdas/steps/step-runner';
 import { createTestJob, reload, stepEvent, taskView } from './support/job-fixture';
 
 describe('stepBudget', () => {
@@ -39,6 +39,18 @@ describe('stepBudget', () => {
     expect(invocationBudget({ getRemainingTimeInMillis: () => 4_000 }, 900_000, () => 0).totalMs).toBe(4_000);
     expect(invocationBudget(undefined, 900_000, () => 0).totalMs).toBe(900_000);
     expect(invocationBudget({}, 300_000, () => 0).totalMs).toBe(300_000);
+  });
+});
+
+describe('engineTimeoutMs', () => {
+  it("is the engine's own limit or what is left of the work time, whichever is less, and a sentence when too little is left", () => {
+    let now = 0;
+    const b = stepBudget(100_000, () => now); // work until 75 s
+    expect(engineTimeoutMs(b, 60_000, 'Preflight')).toBe(60_000);
+    now = 50_000;
+    expect(engineTimeoutMs(b, 60_000, 'Preflight')).toBe(25_000);
+    now = 74_500;
+    expect(() => engineTimeoutMs(b, 60_000, 'Preflight')).toThrow(/^Preflight could not start: the step had no time left for it of its 75 s\./);
   });
 });
 

@@ -83,7 +83,8 @@ function measureTool(cmd: string, args: string[], timeoutMs: number): Promise<{ 
   return new Promise((resolve) => {
     const t0 = performance.now();
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const sampler = sampleTreeRss(child.pid!);
+    // Poppler's tools finish in well under a second: sampled every 10 ms.
+    const sampler = sampleTreeRss(child.pid!, 10);
     let err = '';
     child.stdout.resume();
     child.stderr.on('data', (d: Buffer) => {

@@ -25,10 +25,10 @@ export function parseStat(text: string): ProcEntry | null {
   return Number.isInteger(pid) && Number.isInteger(ppid) ? { pid, ppid } : null;
 }
 
-/** VmRSS in kB from the text of /proc/<pid>/status (a zombie or kernel thread has none: 0). */
-export function parseVmRssKb(status: string): number {
+/** VmRSS in kB from the text of /proc/<pid>/status; null for a process without memory (a zombie, a kernel thread). */
+export function parseVmRssKb(status: string): number | null {
   const kb = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
-  return kb === undefined ? 0 : Number(kb);
+  return kb === undefined ? null : Number(kb);
 }
 
 /** `root` and every process below it. */
@@ -52,7 +52,7 @@ export function treeOf(root: number, entries: readonly ProcEntry[]): number[] {
   return tree;
 }
 
-/** Sum of VmRSS (kB) over the tree of `root`, read from `procDir`; null when `root` is not there. */
+/** Sum of VmRSS (kB) over the tree of `root`, read from `procDir`; null when `root` is not there or has exited (a zombie). */
 export async function treeRssKb(root: number, procDir = '/proc'): Promise<number | null> {
   let names: string[];
   try {
@@ -79,11 +79,13 @@ export async function treeRssKb(root: number, procDir = '/proc'): Promise<number
       try {
         return parseVmRssKb(await readFile(`${procDir}/${pid}/status`, 'utf8'));
       } catch {
-        return 0;
+        return null; // gone meanwhile
       }
     }),
   );
-  return sizes.reduce((a, b) => a + b, 0);
+  // The root comes first: without its own reading the tree is not running any more.
+  if (sizes[0] === null) return null;
+  return sizes.reduce<number>((a, b) => a + (b ?? 0), 0);
 }
 
 export interface TreeRssSampler {

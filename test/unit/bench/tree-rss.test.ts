@@ -30,9 +30,9 @@ describe('parseStat', () => {
 });
 
 describe('parseVmRssKb', () => {
-  it('reads VmRSS, and 0 for a process without one (a zombie)', () => {
+  it('reads VmRSS, and nothing for a process without one (a zombie)', () => {
     expect(parseVmRssKb('Name:\tnode\nVmHWM:\t  900 kB\nVmRSS:\t  812 kB\n')).toBe(812);
-    expect(parseVmRssKb('Name:\tnode\nState:\tZ (zombie)\n')).toBe(0);
+    expect(parseVmRssKb('Name:\tnode\nState:\tZ (zombie)\n')).toBeNull();
   });
 });
 
@@ -65,8 +65,9 @@ describe('treeRssKb', () => {
     expect(await treeRssKb(101, proc)).toBe(31_000);
   });
 
-  it('is null when the root is not running', async () => {
+  it('is null when the root is not running, or has exited and not been reaped yet', async () => {
     expect(await treeRssKb(7, fakeProc('b', { 1: [0, 5000, 'init'] }))).toBeNull();
+    expect(await treeRssKb(7, fakeProc('c', { 1: [0, 5000, 'init'], 7: [1, null, 'pdffonts'] }))).toBeNull();
     expect(await treeRssKb(7, join(files.dir, 'no-such-proc'))).toBeNull();
   });
 });

@@ -4,26 +4,36 @@
  * preflight recommended, else the profile's defaults (the engine decides among
  * these). A changed file is stored as the step's `fixed` output and becomes the
  * task's current file, so later steps (repreflight, previews) see the fixed file.
+ *
+ * Time (step-budget.ts): a fix not done by the step's work deadline ends the
+ * step in `error` with a sentence, and the fixed file must be stored by its
+ * store deadline. The fixes run in this thread and cannot be stopped from
+ * here: past the deadline their result is ignored.
  */
 import '../platform/polyfills';
 import { join } from 'node:path';
 import type { AutofixStepResult } from '../domain/step-results';
 import { autofix } from '../engine/autofix';
-import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import { runStep, withinWorkBudget, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import type { InvocationContext } from './step-budget';
 import { fixItems, fixParamsOf, recommendedFixes, resolveProfileId } from './step-params';
 import { derivedFileName, extensionForMime, splitFileName } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 
 export const autofixWorker: StepWorker = {
   name: 'autofix',
-  async run({ services, graph, job, task, step, inputFile, inputPath, workDir }) {
+  async run({ services, graph, job, task, step, inputFile, inputPath, workDir, budget }) {
     const items = fixItems(step);
     const recommended = await recommendedFixes(services.blobs, graph, step);
     const profileId = resolveProfileId(graph, step);
     const ext = splitFileName(inputFile.fileName).ext ?? extensionForMime(inputFile.mimeType) ?? 'pdf';
     const outPath = join(workDir, `fixed.${ext}`);
 
-    const fix = await autofix({ path: inputPath, outPath, items, recommended, profileId, context: job.context, fixParams: fixParamsOf(step) });
+    const fix = await withinWorkBudget(
+      budget,
+      autofix({ path: inputPath, outPath, items, recommended, profileId, context: job.context, fixParams: fixParamsOf(step) }),
+      'Autofix',
+    );
     const result: AutofixStepResult = { applied: fix.applied, skipped: fix.skipped };
     const fileName = derivedFileName(sourceFileName(task), 'fixed', ext);
     const appliedIds = fix.applied.map((a) => a.fixId).join(', ');
@@ -48,6 +58,6 @@ export const autofixWorker: StepWorker = {
   },
 };
 
-export function handler(event: StepInvocation): Promise<StepRunSummary> {
-  return runStep(event, autofixWorker);
+export function handler(event: StepInvocation, context?: InvocationContext): Promise<StepRunSummary> {
+  return runStep(event, autofixWorker, context);
 }

@@ -16,7 +16,9 @@
 import type { StoredArtifact } from '../domain/model';
 import { deleteBatchRecords, getBatchPlan, getBatchRecord, putBatchRecord } from './batch-records';
 import { withScratchDir } from './scratch-dir';
+import type { InvocationContext } from './step-budget';
 import {
+  budgetOf,
   completeStep,
   downloadInput,
   failingStepOnError,
@@ -66,17 +68,18 @@ async function runningStep(event: StepInvocation, workerName: string, phase: str
   return found;
 }
 
-export async function runStepBatch<B extends { index: number }, R>(event: BatchInvocation, worker: BatchedStepWorker<B, R>): Promise<StepRunSummary> {
+export async function runStepBatch<B extends { index: number }, R>(event: BatchInvocation, worker: BatchedStepWorker<B, R>, context?: InvocationContext): Promise<StepRunSummary> {
+  const budget = budgetOf(worker.name, context);
   const batch = worker.readBatch(event.batch);
   const found = await runningStep(event, worker.name, `batch-${batch.index}`);
   if (!('s' in found)) return found;
   const { s, graph, task, step, log } = found;
   return failingStepOnError(s, step, log, () =>
     withScratchDir(worker.name, async (workDir) => {
-      const { inputFile, inputPath } = await downloadInput(s, graph, task, step, workDir);
+      const { inputFile, inputPath } = await downloadInput(s, graph, task, step, workDir, budget);
       const fileType = task.fileType ?? 'other';
-      const done = await worker.runBatch({ services: s, graph, job: graph.job, task, step, fileType, inputFile, inputPath, workDir }, batch);
-      const stored = await storeOutputs(s, graph.job.accountId, step, done.outputs);
+      const done = await worker.runBatch({ services: s, graph, job: graph.job, task, step, fileType, inputFile, inputPath, workDir, budget }, batch);
+      const stored = await storeOutputs(s, graph.job.accountId, step, done.outputs, budget);
       await putBatchRecord(s.blobs, graph.job.accountId, step, { index: batch.index, outputs: stored.artifacts, result: done.result });
       log('batch-done');
       return { stepId: step.id, status: 'batch-done', outcome: null };

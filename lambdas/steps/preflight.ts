@@ -9,6 +9,16 @@
  * `proof`, engine/previews/proof.ts). They are a picture of the report, not
  * part of the verdict: when they cannot be made the report is still
  * delivered and the step's audit sentence says why the proofs are missing.
+ *
+ * Time (step-budget.ts): the engine gets its configured budget or what is left
+ * of the step's work time, whichever is less; the proofs then get
+ * PROOF_BUDGET_MS or what is left, whichever is less, and past it the report
+ * is delivered without them, with a clause saying why. The proof renderer
+ * takes no deadline or abort signal yet, so an abandoned render is only
+ * ignored: its render threads stop at their own page limits
+ * (engine/previews/render-pool.ts), not at the step's. Proof images are
+ * optional outputs: the report is stored first, and proofs not stored in time
+ * are left out rather than failing the step.
  */
 import '../platform/polyfills';
 import { join } from 'node:path';
@@ -17,21 +27,40 @@ import { UnprocessableFileError } from '../domain/errors';
 import { preflightGuarded, preflightLimits } from '../engine/guard/preflight-guarded';
 import type { PreflightReport } from '../engine/preflight';
 import { renderProofs } from '../engine/previews/proof';
-import { runStep, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorker } from './step-runner';
+import { engineTimeoutMs, runStep, withinWorkBudget, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorker } from './step-runner';
+import { seconds, within, type InvocationContext, type StepBudget } from './step-budget';
 import { resolveProfileId } from './step-params';
 import { derivedFileName } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** The proofs' own budget: a picture of the report is not worth more time than the report itself. */
+export const PROOF_BUDGET_MS = 60_000;
+/** Below this, proofs are not started at all. */
+const MIN_PROOF_MS = 1_000;
+
 /** Proof images as step outputs, and a clause for the audit sentence ("" when there is nothing to say). */
-async function proofOutputs(report: PreflightReport, inputPath: string, workDir: string, fileName: (label: string) => string): Promise<{ outputs: StepOutputFile[]; note: string }> {
+async function proofOutputs(
+  report: PreflightReport,
+  inputPath: string,
+  workDir: string,
+  fileName: (label: string) => string,
+  budget: StepBudget,
+): Promise<{ outputs: StepOutputFile[]; note: string }> {
+  const ms = Math.min(PROOF_BUDGET_MS, budget.workLeftMs());
+  if (ms < MIN_PROOF_MS) return { outputs: [], note: '; no proof images: no time was left for them' };
+  const unfinished = `; no proof images: they were not finished within ${seconds(ms)} s`;
   try {
-    const { images, failures } = await renderProofs({ path: inputPath, report, outDir: join(workDir, 'proofs') });
+    // Past `ms` the render is abandoned, not stopped (see above).
+    const ended = await within(renderProofs({ path: inputPath, report, outDir: join(workDir, 'proofs') }), budget.now() + ms, budget.now);
+    if (!ended.done) return { outputs: [], note: unfinished };
+    const { images, failures } = ended.value;
     const outputs: StepOutputFile[] = images.map((image) => ({
       path: image.path,
       keyName: `proof-page-${image.page}.jpg`,
       artifact: { kind: 'image', role: 'proof', mimeType: image.mimeType, fileName: fileName(`proof-page-${image.page}`), page: image.page, width: image.width, height: image.height },
+      optional: true,
     }));
     const made = images.length > 0 ? `; ${plural(images.length, 'proof image')}` : '';
     const missed = failures.length > 0 ? `; no proof of ${failures.length === 1 ? 'page' : 'pages'} ${failures.map((f) => f.page).join(', ')} (${failures[0]!.reason.replace(/\.$/, '')})` : '';
@@ -46,25 +75,33 @@ async function proofOutputs(report: PreflightReport, inputPath: string, workDir:
 
 export const preflightWorker: StepWorker = {
   name: 'preflight',
-  async run({ services, graph, job, task, step, fileType, inputPath, workDir }) {
+  async run({ services, graph, job, task, step, fileType, inputPath, workDir, budget }) {
     const profileId = resolveProfileId(graph, step);
     // A file that exhausts the budget or the heap ends the task in `error`
     // with a sentence saying which (an UnprocessableFileError).
-    const { outcome, report, runtimeParams } = await preflightGuarded(
-      {
-        path: inputPath,
-        fileType: fileType === 'raster' ? 'raster' : 'pdf',
-        profileId,
-        context: job.context,
-      },
-      preflightLimits(services.config),
+    const limits = preflightLimits(services.config);
+    const { outcome, report, runtimeParams } = await withinWorkBudget(
+      budget,
+      preflightGuarded(
+        {
+          path: inputPath,
+          fileType: fileType === 'raster' ? 'raster' : 'pdf',
+          profileId,
+          context: job.context,
+        },
+        { ...limits, timeoutMs: engineTimeoutMs(budget, limits.timeoutMs, 'Preflight') },
+      ),
+      'Preflight',
     );
     const reportPath = join(workDir, 'preflight-report.json');
     await writeFile(reportPath, JSON.stringify(report));
     const { errors, warnings } = report.summary;
     const detail = `: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
     const name = sourceFileName(task);
-    const proofs = fileType === 'pdf' ? await proofOutputs(report, inputPath, workDir, (label) => derivedFileName(name, `${step.type}-${label}`, 'jpg')) : { outputs: [], note: '' };
+    const proofs =
+      fileType === 'pdf'
+        ? await proofOutputs(report, inputPath, workDir, (label) => derivedFileName(name, `${step.type}-${label}`, 'jpg'), budget)
+        : { outputs: [], note: '' };
     return {
       outcome,
       result: report,
@@ -88,6 +125,6 @@ export const preflightWorker: StepWorker = {
   },
 };
 
-export function handler(event: StepInvocation): Promise<StepRunSummary> {
-  return runStep(event, preflightWorker);
+export function handler(event: StepInvocation, context?: InvocationContext): Promise<StepRunSummary> {
+  return runStep(event, preflightWorker, context);
 }

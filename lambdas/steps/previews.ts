@@ -9,6 +9,12 @@
  *   batch (config previewBatchPages), plans the batches and defers;
  * - `RenderPreviewBatch` (`phase: 'batch'`): one batch, in a Map over them;
  * - `FinishPreviews` (`phase: 'finish'`): gathers the batches and ends the step.
+ *
+ * Time (step-budget.ts): the renderer stops starting pages after its own
+ * budget; should rendering still not be done by the step's work deadline, the
+ * step (or batch) ends in `error` with a sentence, and the page images must be
+ * stored by its store deadline. The renderer takes no deadline or abort
+ * signal yet, so past the deadline its result is only ignored.
  */
 import '../platform/polyfills';
 import { join } from 'node:path';
@@ -16,7 +22,8 @@ import { UnprocessableFileError } from '../domain/errors';
 import type { StoredArtifact } from '../domain/model';
 import type { PreviewsStepResult } from '../domain/step-results';
 import { planPreviews, renderPreviewBatch, type PageBatch, type PageFailureNote, type PreviewImage } from '../engine/previews';
-import { runStep, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorkInput } from './step-runner';
+import { runStep, withinWorkBudget, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorkInput } from './step-runner';
+import type { InvocationContext } from './step-budget';
 import { finishBatchedStep, runStepBatch, type BatchDone, type BatchedStepWorker, type BatchInvocation, type FinishInvocation } from './batched-step';
 import { derivedFileName, extensionForMime } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
@@ -96,7 +103,7 @@ const artifactOrder = (a: StoredArtifact, b: StoredArtifact): number =>
 export const previewsWorker: BatchedStepWorker<PageBatch, PageFailureNote[]> = {
   name: 'previews',
   async run(input) {
-    const plan = await planPreviews(previewsInput(input), input.services.config.previewBatchPages);
+    const plan = await withinWorkBudget(input.budget, planPreviews(previewsInput(input), input.services.config.previewBatchPages), 'Rendering the page images');
     if (plan.kind === 'batched') {
       const carry: PreviewsCarry = { failures: plan.failures, runtimeParams: plan.runtimeParams };
       return { deferred: true, batches: plan.batches, carry };
@@ -106,7 +113,7 @@ export const previewsWorker: BatchedStepWorker<PageBatch, PageFailureNote[]> = {
   },
   readBatch,
   async runBatch(input, batch) {
-    const rendered = await renderPreviewBatch(previewsInput(input), batch);
+    const rendered = await withinWorkBudget(input.budget, renderPreviewBatch(previewsInput(input), batch), 'Rendering the page images');
     return { outputs: outputFiles(rendered.images, input), result: rendered.failures };
   },
   finish(carry, batches: BatchDone<PageFailureNote[]>[]) {
@@ -119,8 +126,8 @@ export const previewsWorker: BatchedStepWorker<PageBatch, PageFailureNote[]> = {
 
 type PreviewsEvent = StepInvocation | BatchInvocation | FinishInvocation;
 
-export function handler(event: PreviewsEvent): Promise<StepRunSummary> {
-  if ('phase' in event && event.phase === 'batch') return runStepBatch(event, previewsWorker);
+export function handler(event: PreviewsEvent, context?: InvocationContext): Promise<StepRunSummary> {
+  if ('phase' in event && event.phase === 'batch') return runStepBatch(event, previewsWorker, context);
   if ('phase' in event && event.phase === 'finish') return finishBatchedStep(event, previewsWorker);
-  return runStep(event, previewsWorker);
+  return runStep(event, previewsWorker, context);
 }

@@ -16,6 +16,14 @@
  * A worker may defer instead of finishing (StepDeferral: previews of many
  * pages): the step stays `running`, the state machine maps over the batches it
  * returns, and batched-step.ts finishes the step with the same helpers.
+ *
+ * Every phase runs inside the invocation's budget (step-budget.ts), so a step
+ * ends with what it has, or with a sentence, before the worker's own timeout:
+ * the input must be downloaded and the worker's work done by the budget's
+ * work deadline (workers give their engines what is left of it), and the
+ * outputs stored by its store deadline. An optional output (a proof image)
+ * not stored by then is left out and the audit sentence says so; a required
+ * one ends the step in `error` with a sentence.
  */
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -36,6 +44,8 @@ import { errorName, unexpectedStepReason } from './failure-reasons';
 import { withScratchDir } from './scratch-dir';
 import { elapsedSince, logInvocation } from './invocation-log';
 import { splitFileName } from '../domain/file-names';
+import { WORKERS } from '../../step-definitions/workers';
+import { invocationBudget, seconds, within, type InvocationContext, type StepBudget } from './step-budget';
 
 export interface StepInvocation {
   jobId: string;
@@ -58,6 +68,8 @@ export interface StepWorkInput {
   inputPath: string;
   /** A private directory for outputs; removed after the step. */
   workDir: string;
+  /** The invocation's time: the work must be done by `budget.workDeadline`. */
+  budget: StepBudget;
 }
 
 export interface StepOutputFile {
@@ -68,6 +80,11 @@ export interface StepOutputFile {
   artifact: Omit<StoredArtifact, 'bucket' | 'key' | 'sizeBytes'>;
   /** This file is the task's file from now on (autofix's fixed file). */
   becomesCurrentFile?: boolean;
+  /**
+   * An extra (a proof image): left out, and said so in the audit sentence,
+   * when the time for storing outputs runs out, instead of failing the step.
+   */
+  optional?: boolean;
 }
 
 export interface StepWorkResult {
@@ -133,7 +150,13 @@ export async function loadInvokedStep(event: StepInvocation, logName: string): P
   return { s, graph, task, step, log };
 }
 
-export async function runStep(event: StepInvocation, worker: StepWorker): Promise<StepRunSummary> {
+/** The budget of an invocation of `worker`, from the Lambda context or the worker's timeout. */
+export function budgetOf(worker: StepWorkerId, context?: InvocationContext): StepBudget {
+  return invocationBudget(context, WORKERS[worker].timeoutSeconds * 1000);
+}
+
+export async function runStep(event: StepInvocation, worker: StepWorker, context?: InvocationContext): Promise<StepRunSummary> {
+  const budget = budgetOf(worker.name, context);
   const found = await loadInvokedStep(event, worker.name);
   if (!('s' in found)) return found;
   const { s, graph, task, step, log } = found;
@@ -163,7 +186,7 @@ export async function runStep(event: StepInvocation, worker: StepWorker): Promis
     return summary('moved-on');
   }
   return failingStepOnError(s, started, log, async () => {
-    const done = await withScratchDir(worker.name, (workDir) => execute(s, graph, task, started, worker, workDir));
+    const done = await withScratchDir(worker.name, (workDir) => execute(s, graph, task, started, worker, workDir, budget));
     if (done && 'batches' in done) {
       log('batched');
       return { ...summary('batched'), batches: done.batches };
@@ -226,15 +249,40 @@ async function execute(
   step: StepRecord,
   worker: StepWorker,
   workDir: string,
+  budget: StepBudget,
 ): Promise<{ outcome: Outcome } | { batches: unknown[] } | null> {
-  const { inputFile, inputPath } = await downloadInput(s, graph, task, step, workDir);
-  const work = await worker.run({ services: s, graph, job: graph.job, task, step, fileType: task.fileType ?? 'other', inputFile, inputPath, workDir });
+  const { inputFile, inputPath } = await downloadInput(s, graph, task, step, workDir, budget);
+  const work = await worker.run({ services: s, graph, job: graph.job, task, step, fileType: task.fileType ?? 'other', inputFile, inputPath, workDir, budget });
   if ('deferred' in work) {
     await putBatchPlan(s.blobs, graph.job.accountId, step, { batchCount: work.batches.length, carry: work.carry });
     return { batches: work.batches };
   }
-  const stored = await storeOutputs(s, graph.job.accountId, step, work.outputs);
-  return completeStep(s, graph.job.accountId, step, work, stored, worker.name);
+  const stored = await storeOutputs(s, graph.job.accountId, step, work.outputs, budget);
+  return completeStep(s, graph.job.accountId, step, { ...work, summary: withStorageNote(work.summary, stored.left) }, stored, worker.name);
+}
+
+/** Below this much time an engine is not started: the step ends with a sentence instead. */
+const MIN_ENGINE_MS = 1_000;
+
+/**
+ * An engine's time limit within the step: its own limit or what is left of the
+ * step's work time, whichever is less; a sentence when nothing useful is left.
+ */
+export function engineTimeoutMs(budget: StepBudget, ownLimitMs: number, what: string): number {
+  const left = budget.workLeftMs();
+  if (left < MIN_ENGINE_MS) throw new UnprocessableFileError(`${what} could not start: the step had no time left for it of its ${seconds(budget.workMs)} s. Send the file again; if this happens again, split it into smaller files.`);
+  return Math.min(ownLimitMs, left);
+}
+
+/**
+ * Ends the step with a sentence when its work is not done by the work deadline.
+ * The work itself is only abandoned here: what can be stopped (an engine
+ * thread) must be given the time left (`budget.workLeftMs()`) as its own limit.
+ */
+export async function withinWorkBudget<T>(budget: StepBudget, work: Promise<T>, what: string): Promise<T> {
+  const ended = await within(work, budget.workDeadline, budget.now);
+  if (!ended.done) throw new UnprocessableFileError(`${what} did not finish within the ${seconds(budget.workMs)} s the step has for it. Simplify the file or split it into smaller files, and send it again.`);
+  return ended.value;
 }
 
 /** The file the step works on, as the steps before it left it, in the scratch dir. */
@@ -244,12 +292,15 @@ export async function downloadInput(
   task: TaskRecord,
   step: StepRecord,
   workDir: string,
+  budget?: StepBudget,
 ): Promise<{ inputFile: StoredArtifact; inputPath: string }> {
   const inputFile = inputFileOf(graph, task, step);
   if (!inputFile) throw new Error(`task ${task.id} has no ingested source`);
   const ext = splitFileName(inputFile.fileName).ext;
   const inputPath = join(workDir, ext ? `input.${ext}` : 'input');
-  await s.blobs.downloadToFile(inputFile.key, inputPath);
+  const download = s.blobs.downloadToFile(inputFile.key, inputPath);
+  if (budget) await withinWorkBudget(budget, download, 'Reading the file from storage');
+  else await download;
   return { inputFile, inputPath };
 }
 
@@ -257,21 +308,53 @@ export interface StoredOutputs {
   artifacts: StoredArtifact[];
   /** The output that becomes the task's file from now on, if any. */
   newCurrentFile: StoredArtifact | null;
+  /** Optional outputs left out because the time for storing ran out. */
+  left?: { outputs: StepOutputFile[]; withinMs: number };
 }
 
-/** Puts each output under the step's fixed keys (a re-run overwrites). */
-export async function storeOutputs(s: Services, accountId: string, step: StepRecord, outputs: StepOutputFile[]): Promise<StoredOutputs> {
+/**
+ * Puts each output under the step's fixed keys (a re-run overwrites), in order,
+ * by the budget's store deadline: past it the optional outputs not yet stored
+ * are left out, and a required one ends the step with a sentence. An upload
+ * abandoned at the deadline may still land; no record points at it, and it
+ * goes with the job's other files.
+ */
+export async function storeOutputs(s: Services, accountId: string, step: StepRecord, outputs: StepOutputFile[], budget?: StepBudget): Promise<StoredOutputs> {
   const artifacts: StoredArtifact[] = [];
   let newCurrentFile: StoredArtifact | null = null;
+  const left: StepOutputFile[] = [];
+  const withinMs = budget ? Math.max(0, budget.storeDeadline - budget.now()) : Infinity;
   for (const output of outputs) {
+    if (left.length > 0 && output.optional) {
+      left.push(output);
+      continue;
+    }
     const key = stepOutputKey(accountId, step.jobId, step.taskId, step.id, output.keyName);
     const { size } = await stat(output.path);
-    await s.blobs.putFile(key, output.path, output.artifact.mimeType);
+    const put = s.blobs.putFile(key, output.path, output.artifact.mimeType);
+    const stored = budget ? await within(put, budget.storeDeadline, budget.now) : { done: true as const, value: await put };
+    if (!stored.done) {
+      if (!output.optional) throw new UnprocessableFileError(storingSentence(withinMs));
+      left.push(output);
+      continue;
+    }
     const artifact: StoredArtifact = { ...output.artifact, bucket: s.blobs.bucket, key, sizeBytes: size };
     artifacts.push(artifact);
     if (output.becomesCurrentFile) newCurrentFile = artifact;
   }
-  return { artifacts, newCurrentFile };
+  return { artifacts, newCurrentFile, ...(left.length > 0 ? { left: { outputs: left, withinMs } } : {}) };
+}
+
+function storingSentence(withinMs: number): string {
+  return `The step's results could not be stored within ${seconds(withinMs)} s. Send the file again; if this happens again, split it into smaller files.`;
+}
+
+/** The audit sentence, with a clause for optional outputs left out ("…; 3 proof images were not stored: …"). */
+export function withStorageNote(summary: string, left: StoredOutputs['left']): string {
+  if (!left || left.outputs.length === 0) return summary;
+  const n = left.outputs.length;
+  const noun = left.outputs.every((o) => o.artifact.role === 'proof') ? 'proof image' : 'extra output';
+  return `${summary.replace(/\.$/, '')}; ${n} ${noun}${n === 1 ? ' was' : 's were'} not stored: storing did not finish within ${seconds(left.withinMs)} s.`;
 }
 
 /** running → done with the work's outcome, result and stored outputs; null when the record had moved on. */

@@ -9,18 +9,25 @@ import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import type { ValidateStepResult } from '../domain/step-results';
 import { validateGuarded, validateLimits } from '../engine/guard/validate-guarded';
-import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import { engineTimeoutMs, runStep, withinWorkBudget, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import type { InvocationContext } from './step-budget';
 import { validateProfiles } from './step-params';
 import { derivedFileName } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 
 export const validateWorker: StepWorker = {
   name: 'validate',
-  async run({ services, task, step, inputPath, workDir }) {
+  async run({ services, task, step, inputPath, workDir, budget }) {
     const profiles = validateProfiles(step);
     // An unreadable or password-protected file, or one that exhausts the budget
+    // (the configured one, or what is left of the step's, whichever is less)
     // or the heap, ends the task in `error` with a sentence (UnprocessableFileError).
-    const checked = await validateGuarded({ path: inputPath, profiles }, validateLimits(services.config));
+    const limits = validateLimits(services.config);
+    const checked = await withinWorkBudget(
+      budget,
+      validateGuarded({ path: inputPath, profiles }, { ...limits, timeoutMs: engineTimeoutMs(budget, limits.timeoutMs, 'Validation') }),
+      'Validation',
+    );
     const result: ValidateStepResult = { compliant: checked.compliant, profiles: checked.profiles };
     const reportPath = join(workDir, 'validation-report.json');
     await writeFile(reportPath, JSON.stringify(result));
@@ -46,6 +53,6 @@ export const validateWorker: StepWorker = {
   },
 };
 
-export function handler(event: StepInvocation): Promise<StepRunSummary> {
-  return runStep(event, validateWorker);
+export function handler(event: StepInvocation, context?: InvocationContext): Promise<StepRunSummary> {
+  return runStep(event, validateWorker, context);
 }

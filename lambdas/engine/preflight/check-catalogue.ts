@@ -15,6 +15,7 @@ export const CHECK_DESCRIPTIONS = {
   'document.layers': 'The PDF has layers (optional content); only the layers visible by default will print.',
   'document.forms': 'The PDF has interactive form fields; what they show may print differently unless they are flattened.',
   'document.output-intent': 'The PDF claims PDF/X but has no PDF/X output intent, or has no output intent where the profile requires one (threshold `required`).',
+  'document.repaired': "The PDF's internal structure is damaged (its cross-reference table, trailer or page tree); it was read by repairing it, and other programs may read it differently or refuse it.",
   'document.analysis-incomplete': 'Part of the page content could not be analysed (unreadable content, or a size or time limit was reached), so findings may be missing.',
   'annotations.in-trim': 'A printing annotation (comment, stamp, form field) lies over the finished page and would print.',
   // Pages and boxes

@@ -1,5 +1,5 @@
 /**
- * Document-level checks: encryption, JavaScript and launch actions, embedded
+ * Document-level checks: encryption, damage repaired while reading, JavaScript and launch actions, embedded
  * files, layers, form fields, annotations that would print on the finished
  * page, the output intent a PDF/X claim (or the profile) requires, and whether
  * the content could be analysed completely.
@@ -31,6 +31,9 @@ export function checkDocument(input: DocumentInput, settings: PreflightSettings)
 
   if (on('pdf.encrypted') && doc.encrypted) {
     out.push({ checkId: 'pdf.encrypted', page: null, measured: doc.encryption ?? true, required: false });
+  }
+  if (on('document.repaired') && doc.repairs.length > 0) {
+    out.push({ checkId: 'document.repaired', page: null, measured: { repairs: doc.repairs }, required: 'a file readable as written' });
   }
   if (on('document.javascript')) {
     for (const a of input.actions) {
@@ -95,6 +98,10 @@ export const DOCUMENT_MESSAGES = {
     const m = worst.measured as { printingAllowed?: boolean | null } | true;
     const noPrint = typeof m === 'object' && m.printingAllowed === false;
     return `The PDF is encrypted${noPrint ? ' and its permissions do not allow printing' : ''}; some print workflows refuse or alter encrypted files, so send an unprotected version.`;
+  },
+  'document.repaired': ({ worst }) => {
+    const repairs = (worst.measured as { repairs: string[] }).repairs.map((r) => (/^[A-Z][a-z]/.test(r) ? r.charAt(0).toLowerCase() + r.slice(1) : r).replace(/\.$/, ''));
+    return `The PDF's internal structure is damaged and had to be repaired to read it (${repairs.join('; ')}); other programs may read it differently or refuse it. Export it again from the application that made it.`;
   },
   'document.javascript': ({ observations, count }) => {
     const where = [...new Set(observations.map((o) => LOCATION_TEXT[(o.measured as { location: string }).location] ?? 'actions'))];

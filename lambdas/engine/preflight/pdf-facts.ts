@@ -91,6 +91,7 @@ export function gatherPdfFacts(pdf: OpenedPdf, inventories: PageInventory[]): Pd
     pageCount: facts.pageCount,
     fileSizeBytes: pdf.size,
     encrypted: facts.encrypted,
+    repairs: [...pdf.repairs],
     ...(pdf.encryption
       ? { encryption: { filter: pdf.encryption.filter, keyBits: pdf.encryption.keyBits, printingAllowed: pdf.encryption.printingAllowed } }
       : {}),

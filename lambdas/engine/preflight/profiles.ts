@@ -41,6 +41,7 @@ const COMMON = {
   'document.javascript': ['warn'],
   'document.page-count': ['error'],
   'document.analysis-incomplete': ['warn'],
+  'document.repaired': ['warn'],
   'pages.mixed-sizes': ['info', { tolerance_mm: 1 }],
   'pages.empty': ['warn'], // ours: an empty page is usually a mistake, rarely intended
   'fonts.not-embedded': ['error'],

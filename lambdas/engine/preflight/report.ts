@@ -16,6 +16,8 @@ export interface PdfDocumentSection {
   pageCount: number;
   fileSizeBytes: number;
   encrypted: boolean;
+  /** What had to be repaired to read the file (damaged cross-reference data, trailer, page tree); empty when nothing. */
+  repairs: string[];
   encryption?: { filter: string | null; keyBits: number | null; printingAllowed: boolean | null };
   /** Claimed conformance from XMP (and the Info dictionary for PDF/X). */
   pdfx: string | null;

@@ -188,6 +188,20 @@ describe('document structure', () => {
     });
   });
 
+  it('document.repaired warns that a damaged file was read by repairing it, and says what was repaired', async () => {
+    const text = Buffer.from(await buildPdf({ pages: 2 })).toString('latin1');
+    // Every cross-reference offset 7 bytes off: the table is rebuilt from the objects.
+    const shifted = Buffer.from(text.replace(/^(\d{10}) 00000 n/gm, (_, off: string) => `${String(Number(off) + 7).padStart(10, '0')} 00000 n`), 'latin1');
+    const facts = await factsOf(new Uint8Array(shifted));
+    expect(facts.document.repairs).toEqual(["The cross-reference table was damaged and was rebuilt by reading the file's objects."]);
+    const [f] = only(documentFindings('default', facts), 'document.repaired');
+    expect(f).toMatchObject({ severity: 'warn', count: 1 });
+    expect(f!.message).toBe(
+      "The PDF's internal structure is damaged and had to be repaired to read it (the cross-reference table was damaged and was rebuilt by reading the file's objects); other programs may read it differently or refuse it. Export it again from the application that made it.",
+    );
+    expect(only(documentFindings('default', await factsOf({ pages: 2 })), 'document.repaired')).toEqual([]);
+  });
+
   it('document.analysis-incomplete says which pages could not be analysed and why', async () => {
     const facts = await factsOf({ pages: 3 }, [content(1), content(2, { limits: [{ page: 2, limit: 'operations', detail: 'over 5000000 operations' }] })]);
     const [f] = only(documentFindings('default', facts), 'document.analysis-incomplete');

@@ -1,0 +1,57 @@
+/**
+ * One PDF page → one image file, rendered by PDFium (pdfium.ts) and encoded by
+ * sharp (page-encode.ts). Runs inside a render thread (page-thread.ts); the
+ * time limit is enforced from outside, by ending the thread (render-pool.ts).
+ *
+ * The output is the page's CropBox with its rotation, at the size the options
+ * ask for, as with pdf.js (page-render.ts, the fallback). pdf.js needs two
+ * canvas hooks to look right at preview resolutions, glyph snapping and
+ * stroke adjustment (canvas-hooks.ts): both make up for a canvas that
+ * anti-aliases every glyph and hairline as geometry. PDFium's own rasteriser
+ * already does both: FreeType hints glyphs at the device size, and its path
+ * filler widens strokes thinner than a pixel to one device pixel (as
+ * pdftoppm and Acrobat do), so nothing is added here.
+ */
+import sharp from 'sharp';
+import { sizeProblem, targetSize, type PreviewOptions } from './options';
+import { writePageImage } from './page-encode';
+import { PageFailure } from './page-failure';
+import type { PdfiumDocument } from './pdfium';
+import type { PreviewImage } from './types';
+
+export async function renderPdfiumPage(doc: PdfiumDocument, pageNo: number, o: PreviewOptions, role: PreviewImage['role'], outDir: string): Promise<PreviewImage> {
+  let base: { width: number; height: number };
+  try {
+    base = doc.pageSize(pageNo);
+  } catch {
+    throw new PageFailure(`Page ${pageNo} could not be read; its page object is damaged.`);
+  }
+  const size = targetSize(base.width, base.height, o);
+  const problem = sizeProblem(size.width, size.height, o.format);
+  if (problem) throw new PageFailure(problem);
+  const pixels = doc.renderPage(pageNo, size.width, size.height, await backgroundArgb(o.background));
+  if (!pixels) throw new PageFailure(`Page ${pageNo} could not be read; its page object is damaged.`);
+  return writePageImage(pixels.data, pixels.width, pixels.height, o, pageNo, role, outDir);
+}
+
+const backgrounds = new Map<string, number>();
+
+/** The background as 0xAARRGGBB: 0 for transparent; white when sharp cannot parse the colour (as pdf.js' canvas leaves it). */
+export async function backgroundArgb(colour: string): Promise<number> {
+  if (colour === 'transparent') return 0;
+  if (colour === 'white') return 0xffffffff;
+  const known = backgrounds.get(colour);
+  if (known !== undefined) return known;
+  let argb = 0xffffffff;
+  try {
+    const px = await sharp({ create: { width: 1, height: 1, channels: 4, background: colour } }).raw().toBuffer();
+    // Flattened onto white: a page background is opaque unless it is 'transparent'.
+    const a = px[3]! / 255;
+    const over = (c: number) => Math.round(c * a + 255 * (1 - a));
+    argb = (0xff000000 | (over(px[0]!) << 16) | (over(px[1]!) << 8) | over(px[2]!)) >>> 0;
+  } catch {
+    // not a colour: white
+  }
+  backgrounds.set(colour, argb);
+  return argb;
+}

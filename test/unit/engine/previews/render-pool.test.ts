@@ -6,6 +6,7 @@ import { renderPdfPreviews } from '../../../../lambdas/engine/previews/render-pd
 import { endIdleRenderThreads, RenderPool, renderThreadsAlive } from '../../../../lambdas/engine/previews/render-pool';
 import { buildPdf, type PdfSpec } from '../../../support/pdf-fixtures';
 import { tempFiles } from '../temp-files';
+import { pagesAndUnusedStream } from './raw-pdf';
 
 const files = tempFiles('render-pool');
 let outN = 0;
@@ -105,5 +106,41 @@ describe('the render pool', () => {
     const r = await renderPdfPreviews(await pdfFile({ pages: 1 }), readOptions({ thumbnail: false }), outDir(), noBudget, { threads: 1 });
     expect(r.images).toHaveLength(1);
     expect(renderThreadsAlive()).toBe(1);
+  });
+
+  it('opens the file by its path in each thread, which reads only what its pages need of a large file', async () => {
+    // 60 pages and a 40 MB stream no page uses: the three pages' objects are a few KB.
+    const path = files.write(pagesAndUnusedStream(60, 40 * 1024 * 1024), 'pdf');
+    const pool = await RenderPool.open(path, { threads: 1 });
+    try {
+      expect(pool.renderer).toBe('pdfium');
+      const o = readOptions({ format: 'png' });
+      const results = await pool.render([1, 2, 3].map((page) => ({ page, role: 'preview' as const, options: o })), outDir());
+      expect(results.map((r) => r.image?.page)).toEqual([1, 2, 3]);
+      const read = await pool.bytesRead();
+      expect(read).toBeGreaterThan(0);
+      expect(read).toBeLessThan(64 * 1024);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('gives pdf.js a file PDFium refuses to open, and renders it', async () => {
+    // No %PDF header: PDFium refuses it (FPDF_ERR_FORMAT); pdf.js reads it all the same.
+    const bytes = Buffer.from(await buildPdf({ pages: [{ text: null }] }));
+    bytes.write('%XYZ', 0);
+    const path = files.write(bytes, 'pdf');
+    const pool = await RenderPool.open(path, { threads: 1 });
+    try {
+      expect(pool.renderer).toBe('pdfjs');
+      const [r] = await pool.render([{ page: 1, role: 'preview', options: readOptions({ format: 'png' }) }], outDir());
+      const { data, info } = await sharp(r!.image!.path).raw().toBuffer({ resolveWithObject: true });
+      const i = ((842 - 150) * info.width + 150) * info.channels;
+      expect([...data.subarray(i, i + 3)]).toEqual([255, 0, 0]);
+    } finally {
+      await pool.close();
+    }
+    // Without the fallback the refusal stands (the benchmark measures PDFium alone this way).
+    await expect(RenderPool.open(path, { threads: 1, fallback: false })).rejects.toThrow(/PDFium could not open the document \(error 3\)/);
   });
 });

@@ -209,14 +209,7 @@ export class RenderPool {
     return results.map((r, i) => r ?? { reason: notRestarted(jobs[i]!.page, retired) });
   }
 
-  /** Tests: the bytes of the file PDFium has read in the thread that opened the document, before any page is rendered. */
-  async bytesReadByFirstThread(): Promise<number | null> {
-    if (!this.first) return null;
-    const out = (await this.first.run({ op: 'bytes-read' } satisfies PageThreadInput, CLOSE_TIMEOUT_MS)) as PageThreadOutput;
-    return out.op === 'bytes-read' ? out.bytes : null;
-  }
-
-  /** Tests: the same, in every thread, summed (after render()). */
+  /** Tests: the bytes of the file PDFium has read so far, summed over this pool's threads (after render()). */
   async bytesRead(): Promise<number> {
     let total = 0;
     for (const t of this.threads) {

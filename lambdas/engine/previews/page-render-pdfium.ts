@@ -16,21 +16,28 @@ import sharp from 'sharp';
 import { sizeProblem, targetSize, type PreviewOptions } from './options';
 import { writePageImage } from './page-encode';
 import { PageFailure } from './page-failure';
-import type { PdfiumDocument } from './pdfium';
+import { PdfiumOutOfMemory, PdfiumPageUnreadable, type PdfiumDocument, type RgbaPixels } from './pdfium';
 import type { PreviewImage } from './types';
 
 export async function renderPdfiumPage(doc: PdfiumDocument, pageNo: number, o: PreviewOptions, role: PreviewImage['role'], outDir: string): Promise<PreviewImage> {
-  let base: { width: number; height: number };
+  const background = await backgroundArgb(o.background);
+  let pixels: RgbaPixels;
   try {
-    base = doc.pageSize(pageNo);
-  } catch {
-    throw new PageFailure(`Page ${pageNo} could not be read; its page object is damaged.`);
+    pixels = doc.renderPage(
+      pageNo,
+      (wPt, hPt) => {
+        const size = targetSize(wPt, hPt, o);
+        const problem = sizeProblem(size.width, size.height, o.format);
+        if (problem) throw new PageFailure(problem);
+        return size;
+      },
+      background,
+    );
+  } catch (e) {
+    if (e instanceof PdfiumPageUnreadable) throw new PageFailure(`Page ${pageNo} could not be read; its page object is damaged.`);
+    if (e instanceof PdfiumOutOfMemory) throw new PageFailure(`Page ${pageNo} needs more memory than the renderer has to render at this size; request a lower resolution.`);
+    throw e;
   }
-  const size = targetSize(base.width, base.height, o);
-  const problem = sizeProblem(size.width, size.height, o.format);
-  if (problem) throw new PageFailure(problem);
-  const pixels = doc.renderPage(pageNo, size.width, size.height, await backgroundArgb(o.background));
-  if (!pixels) throw new PageFailure(`Page ${pageNo} could not be read; its page object is damaged.`);
   return writePageImage(pixels.data, pixels.width, pixels.height, o, pageNo, role, outDir);
 }
 

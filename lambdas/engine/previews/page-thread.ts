@@ -26,10 +26,10 @@ import { isMainThread, threadId, workerData } from 'node:worker_threads';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isEngineThreadFor } from '../guard/engine-thread-protocol';
 import { serveEngineRequests } from '../guard/serve-engine-requests';
-import { PageFailure } from './page-failure';
+import { PageFailure, RENDER_FAILED } from './page-failure';
 import { renderPdfiumPage } from './page-render-pdfium';
 import { PAGE_THREAD, type PageThreadInput, type PageThreadOutput, type Renderer } from './page-thread-protocol';
-import { PdfiumDocument, PdfiumRefused, pdfiumMemoryBytes } from './pdfium';
+import { discardPdfium, isPdfiumCrash, PdfiumDocument, PdfiumRefused, pdfiumMemoryBytes } from './pdfium';
 
 /**
  * PDFium's wasm memory grows with the largest page and never shrinks: a
@@ -58,14 +58,22 @@ async function serve(input: PageThreadInput): Promise<PageThreadOutput> {
   if (input.op === 'bytes-read') return { op: 'bytes-read', bytes: open?.renderer === 'pdfium' ? open.doc.bytesRead : null };
   if (!open) throw new Error('A render thread was asked for a page before it opened a document');
   if (stall.has(input.page)) for (;;);
+  const current = open;
   try {
     const image =
-      open.renderer === 'pdfium'
-        ? await renderPdfiumPage(open.doc, input.page, input.options, input.role, input.outDir)
-        : await (await import('./page-render')).renderPage(open.doc, input.page, input.options, input.role, input.outDir);
+      current.renderer === 'pdfium'
+        ? await renderPdfiumPage(current.doc, input.page, input.options, input.role, input.outDir)
+        : await (await import('./page-render')).renderPage(current.doc, input.page, input.options, input.role, input.outDir);
     return { op: 'render', ok: true, image, threadId };
   } catch (e) {
     if (e instanceof PageFailure) return { op: 'render', ok: false, reason: e.message, threadId };
+    if (current.renderer === 'pdfium' && isPdfiumCrash(e)) {
+      // The page made PDFium trap or abort: that page fails, and the document is opened again in a fresh instance for the next.
+      current.doc.abandon();
+      discardPdfium();
+      open = { renderer: 'pdfium', doc: await PdfiumDocument.open(current.doc.path) };
+      return { op: 'render', ok: false, reason: RENDER_FAILED, threadId };
+    }
     throw e;
   }
 }

@@ -82,6 +82,7 @@ export class PdfiumDocument {
   private closed = false;
 
   private constructor(
+    readonly path: string,
     private readonly m: WrappedPdfiumModule,
     private readonly fd: number,
     private readonly fileAccess: number,
@@ -128,7 +129,7 @@ export class PdfiumDocument {
       closeSync(fd);
       throw new PdfiumRefused(code || PDFIUM_ERRORS.UNKNOWN);
     }
-    opened = new PdfiumDocument(m, fd, fileAccess, getBlock, doc);
+    opened = new PdfiumDocument(path, m, fd, fileAccess, getBlock, doc);
     opened.bytesRead = pending;
     if (m.FPDF_GetFormType(doc) !== FORMTYPE_NONE) opened.startForms();
     return opened;
@@ -143,33 +144,35 @@ export class PdfiumDocument {
   }
 
   /**
-   * The page's size in points at scale 1: its CropBox (within the MediaBox),
-   * with /Rotate applied, as pdf.js' viewport gives it. PDFium ignores UserUnit.
+   * Renders a page's CropBox, RGBA, onto `background` (0xAARRGGBB; alpha 0
+   * keeps it transparent), with the annotations that print: FPDF_ANNOT |
+   * FPDF_PRINTING draws the printable annotations; widgets are drawn by
+   * FPDF_FFLDraw, which does not look at the print flag, so widgets that do
+   * not print are taken off the page first (in memory only; the file is never
+   * written).
+   *
+   * `fit` gets the page's size in points at scale 1 (its CropBox within the
+   * MediaBox, /Rotate applied, as pdf.js' viewport gives it; PDFium ignores
+   * UserUnit) and returns the pixel size, or throws to refuse the page. The
+   * page is loaded (its content parsed) once, for both.
+   * Throws PdfiumPageUnreadable when the page object cannot be loaded, and
+   * PdfiumOutOfMemory when the bitmap cannot be allocated.
    */
-  pageSize(pageNo: number): { width: number; height: number } {
-    return this.withPage(pageNo, (page) => ({ width: this.m.FPDF_GetPageWidthF(page), height: this.m.FPDF_GetPageHeightF(page) }));
-  }
-
-  /**
-   * Renders a page's CropBox into `width` × `height` pixels, RGBA, onto
-   * `background` (0xAARRGGBB; alpha 0 keeps it transparent), with the
-   * annotations that print: FPDF_ANNOT | FPDF_PRINTING draws the printable
-   * annotations; widgets are drawn by FPDF_FFLDraw, which does not look at the
-   * print flag, so widgets that do not print are taken off the page first
-   * (in memory only; the file is never written).
-   * Null when the page object cannot be loaded.
-   */
-  renderPage(pageNo: number, width: number, height: number, background: number): RgbaPixels | null {
+  renderPage(pageNo: number, fit: (width: number, height: number) => { width: number; height: number }, background: number): RgbaPixels {
     const m = this.m;
     const P = m.pdfium;
     const page = m.FPDF_LoadPage(this.doc, pageNo - 1);
-    if (!page) return null;
-    const bitmap = m.FPDFBitmap_CreateEx(width, height, FPDFBITMAP_BGRA, 0, 0);
+    if (!page) throw new PdfiumPageUnreadable(pageNo);
+    let bitmap = 0;
+    let formPage = false;
     try {
-      if (!bitmap) throw new Error(`PDFium could not allocate a ${width} × ${height} bitmap`);
+      const { width, height } = fit(m.FPDF_GetPageWidthF(page), m.FPDF_GetPageHeightF(page));
+      bitmap = m.FPDFBitmap_CreateEx(width, height, FPDFBITMAP_BGRA, 0, 0);
+      if (!bitmap) throw new PdfiumOutOfMemory(pageNo);
       if (this.form) {
         this.dropWidgetsThatDoNotPrint(page);
         m.FORM_OnAfterLoadPage(page, this.form);
+        formPage = true;
       }
       // With FPDF_REVERSE_BYTE_ORDER PDFium writes R, G, B, A, so the fill is given in that byte order too.
       m.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, swapRedBlue(background));
@@ -186,7 +189,7 @@ export class PdfiumDocument {
       return { data, width, height };
     } finally {
       if (bitmap) m.FPDFBitmap_Destroy(bitmap);
-      if (this.form) m.FORM_OnBeforeClosePage(page, this.form);
+      if (formPage) m.FORM_OnBeforeClosePage(page, this.form);
       m.FPDF_ClosePage(page);
     }
   }
@@ -203,19 +206,16 @@ export class PdfiumDocument {
     }
   }
 
-  private withPage<T>(pageNo: number, use: (page: number) => T): T {
-    const page = this.m.FPDF_LoadPage(this.doc, pageNo - 1);
-    if (!page) throw new PdfiumPageUnreadable(pageNo);
-    try {
-      return use(page);
-    } finally {
-      this.m.FPDF_ClosePage(page);
-    }
-  }
-
   /** The wasm memory this thread holds, in bytes (it grows and never shrinks). */
   memoryBytes(): number {
     return heap(this.m.pdfium).byteLength;
+  }
+
+  /** After PDFium crashed: its memory is not touched again, only the file is closed. */
+  abandon(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
   }
 
   close(): void {
@@ -230,6 +230,27 @@ export class PdfiumDocument {
     m.pdfium.removeFunction(this.getBlock);
     closeSync(this.fd);
   }
+}
+
+/** The page's bitmap does not fit in PDFium's memory. */
+export class PdfiumOutOfMemory extends Error {
+  override name = 'PdfiumOutOfMemory';
+  constructor(readonly page: number) {
+    super(`PDFium could not allocate the bitmap of page ${page}`);
+  }
+}
+
+/**
+ * Forgets this thread's PDFium instance: after a trap or an abort inside the
+ * wasm its memory cannot be trusted, and the next document gets a fresh one.
+ */
+export function discardPdfium(): void {
+  loading = undefined;
+}
+
+/** A trap or abort inside PDFium's wasm (as opposed to a page it refused). */
+export function isPdfiumCrash(e: unknown): boolean {
+  return (e instanceof Error && (e.name === 'RuntimeError' || /^Aborted\(/.test(e.message))) || (typeof e === 'string' && /^Aborted\(|Unable to grow/.test(e));
 }
 
 /** A page object PDFium cannot load. */

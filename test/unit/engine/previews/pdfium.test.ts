@@ -102,4 +102,25 @@ describe('PDFium', () => {
     expect(isPdfiumCrash(new Error('Aborted(OOM)'))).toBe(true);
     expect(isPdfiumCrash(new PdfiumPageUnreadable(3))).toBe(false);
   });
+
+  it('draws a 0.1 pt hairline and a 0.3 pt filled rule as a solid pixel row, without the stroke adjustment pdf.js needs', async () => {
+    const path = files.write(
+      rawPdf([
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R >>',
+        stream('', '0 0 0 RG 0.1 w 10 50.5 m 190 50.5 l S 0 0 0 rg 20 70 160 0.3 re f'),
+      ]),
+      'pdf',
+    );
+    const doc = await PdfiumDocument.open(path);
+    try {
+      const px = doc.renderPage(1, () => ({ width: 200, height: 100 }), 0xffffffff);
+      const darkest = (y0: number, y1: number) => Math.min(...Array.from({ length: y1 - y0 }, (_, i) => at(px, 50, y0 + i)[0]!));
+      expect(darkest(45, 55)).toBe(0);
+      expect(darkest(25, 35)).toBe(0);
+    } finally {
+      doc.close();
+    }
+  });
 });

@@ -91,13 +91,13 @@ export interface StepTypeSpec {
 const catalogue = <const T extends Record<string, StepTypeSpec>>(entries: T): T => entries;
 
 // Step workers: the heavy ones, each in its own thread locally, all writing files.
-// Preflight renders proof images of its findings (pdfjs on @napi-rs/canvas), like previews.
-const preflightWorker = worker({ id: 'preflight', key: 'Preflight', stateNames: ['Preflight'], entry: 'lambdas/steps/preflight.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs'], writesFiles: true, threaded: true });
+// Preflight renders proof images of its findings (PDFium; pdfjs on @napi-rs/canvas as the fallback), like previews.
+const preflightWorker = worker({ id: 'preflight', key: 'Preflight', stateNames: ['Preflight'], entry: 'lambdas/steps/preflight.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs', 'pdfium'], writesFiles: true, threaded: true });
 // images.downsample decodes and re-encodes images with sharp.
 const autofixWorker = worker({ id: 'autofix', key: 'Autofix', stateNames: ['Autofix'], entry: 'lambdas/steps/autofix.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp'], writesFiles: true, threaded: true });
 const validateWorker = worker({ id: 'validate', key: 'Validate', stateNames: ['Validate'], entry: 'lambdas/steps/validate.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, writesFiles: true, threaded: true });
 // Three states invoke it: the step itself, which plans batches for many pages, each batch, and the finish.
-const previewsWorker = worker({ id: 'previews', key: 'Previews', stateNames: ['Previews', 'RenderPreviewBatch', 'FinishPreviews'], entry: 'lambdas/steps/previews.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs'], writesFiles: true, threaded: true });
+const previewsWorker = worker({ id: 'previews', key: 'Previews', stateNames: ['Previews', 'RenderPreviewBatch', 'FinishPreviews'], entry: 'lambdas/steps/previews.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs', 'pdfium'], writesFiles: true, threaded: true });
 
 const preflightResults: ResultPresenter<'preflight', PreflightResultEntry> = {
   key: 'preflight',

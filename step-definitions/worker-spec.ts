@@ -23,8 +23,8 @@ export interface WorkerSpec<Id extends string = string> {
   ephemeralStorageMb: number;
   /** Native modules whose binaries must ship for the function's architecture. */
   nativeModules: readonly string[];
-  /** Run-time data files a library reads from disk (pdfjs fonts, CMaps, wasm). */
-  assets: readonly 'pdfjs'[];
+  /** Run-time data files a library reads from disk (pdfjs fonts, CMaps, wasm; PDFium's wasm and licences). */
+  assets: readonly ('pdfjs' | 'pdfium')[];
   /** Writes files to the bucket (sources, fixed PDFs, reports, images); otherwise it may only read them. */
   writesFiles: boolean;
   /**

@@ -10,13 +10,19 @@
  *                    <out>/node_modules, where Node resolves the bundle's
  *                    external imports;
  *   --pdfjs          pdfjs-dist's fonts, CMaps, wasm decoders and ICC profiles
- *                    into <out>/pdfjs (the function reads them via PDFJS_ASSETS_DIR).
+ *                    into <out>/pdfjs (the function reads them via PDFJS_ASSETS_DIR);
+ *   --pdfium         @embedpdf/pdfium's pdfium.wasm into <out>/pdfium (the
+ *                    render threads read it beside the bundle, previews/pdfium.ts)
+ *                    with the licences it ships under: the wrapper's
+ *                    (LICENSE.embedpdf), PDFium's (LICENSE.pdfium), and the
+ *                    notices of the libraries PDFium compiles in
+ *                    (THIRD_PARTY_NOTICES, from licenses/pdfium/).
  *
  * It then checks that every .node and .so file it shipped is an AArch64 ELF
  * object, so a host (x64) binary can never reach a deployed function: that is
  * the failure that passes every local test and breaks only in the cloud.
  *
- * Usage: node copy-runtime-files.mjs --project <repo root> --out <bundle dir> [--native <name>]... [--pdfjs]
+ * Usage: node copy-runtime-files.mjs --project <repo root> --out <bundle dir> [--native <name>]... [--pdfjs] [--pdfium]
  * Plain JavaScript and Node built-ins only: it runs as a separate process.
  */
 import { cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, closeSync, statSync } from 'node:fs';
@@ -31,13 +37,14 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const args = { project: undefined, out: undefined, native: [], pdfjs: false };
+  const args = { project: undefined, out: undefined, native: [], pdfjs: false, pdfium: false };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     if (flag === '--project') args.project = argv[++i];
     else if (flag === '--out') args.out = argv[++i];
     else if (flag === '--native') args.native.push(argv[++i]);
     else if (flag === '--pdfjs') args.pdfjs = true;
+    else if (flag === '--pdfium') args.pdfium = true;
     else fail(`unknown argument ${flag}`);
   }
   if (!args.project || !args.out) fail('--project and --out are required');
@@ -130,6 +137,23 @@ function copyPdfjsAssets(project, out) {
   }
 }
 
+/** pdfium.wasm and its licences; each must be there, or the bundle is refused. */
+function copyPdfium(project, out) {
+  const pkg = join(project, 'node_modules', '@embedpdf', 'pdfium');
+  const files = [
+    [join(pkg, 'dist', 'pdfium.wasm'), 'pdfium.wasm'],
+    [join(pkg, 'LICENSE'), 'LICENSE.embedpdf'],
+    [join(pkg, 'LICENSE.pdfium'), 'LICENSE.pdfium'],
+    [join(project, 'licenses', 'pdfium', 'THIRD_PARTY_NOTICES'), 'THIRD_PARTY_NOTICES'],
+  ];
+  mkdirSync(join(out, 'pdfium'), { recursive: true });
+  for (const [from, name] of files) {
+    if (!existsSync(from)) fail(`${from} is missing; PDFium cannot ship without it`);
+    cpSync(from, join(out, 'pdfium', name), { dereference: true });
+  }
+}
+
 const args = parseArgs(process.argv.slice(2));
 for (const name of args.native) copyNativeModule(args.project, args.out, name);
 if (args.pdfjs) copyPdfjsAssets(args.project, args.out);
+if (args.pdfium) copyPdfium(args.project, args.out);

@@ -1,7 +1,8 @@
 /**
- * The files a function needs next to its bundle: linux-arm64 native modules and
- * pdfjs-dist's data files. esbuild cannot bundle either (a .node binary is loaded
- * by path; pdfjs reads fonts, CMaps and wasm from disk at run time), so the
+ * The files a function needs next to its bundle: linux-arm64 native modules,
+ * pdfjs-dist's data files and PDFium's wasm with its licences. esbuild cannot
+ * bundle them (a .node binary is loaded by path; pdfjs reads fonts, CMaps and
+ * wasm from disk at run time; PDFium's wasm is read beside the bundle), so the
  * bundle marks the native modules external and an afterBundling command copies
  * both into the asset (copy-runtime-files.mjs next to this file, which also
  * refuses any binary that is not AArch64).
@@ -15,7 +16,7 @@ import { posix, win32 } from 'node:path';
 import { repoPath } from '../paths';
 
 /** Run-time data a library reads from disk; the values WorkerSpec.assets uses. */
-export type RuntimeAsset = 'pdfjs';
+export type RuntimeAsset = 'pdfjs' | 'pdfium';
 
 export interface RuntimeFiles {
   /** Packages with native binaries, shipped as linux-arm64 builds in node_modules/. */
@@ -68,6 +69,7 @@ export function runtimeFilesCommands(inputDir: string, outputDir: string, files:
     '--out', outputDir,
     ...files.nativeModules.flatMap((name) => ['--native', name]),
     ...(files.assets.includes('pdfjs') ? ['--pdfjs'] : []),
+    ...(files.assets.includes('pdfium') ? ['--pdfium'] : []),
   ];
   return [['node', ...args.map((a) => quote(a, windows))].join(' ')];
 }

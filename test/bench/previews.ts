@@ -1,28 +1,33 @@
 /**
  * `npm run bench:previews` — the previews quality bars, as figures:
  *
- * 1. Agreement (support/previews-agreement.ts): page 1 of every real-world PDF
- *    in ../shared/corpus/realworld/pdfjs rendered by us and by `pdftoppm -r 72 -cropbox`;
- *    the share we render without error (target ≥ 99 % of the files that do
- *    not need a password pdftoppm lacks too; the share over all files is
- *    printed beside it) and the RMSE of our image against poppler's (0–1
- *    scale; target: mean ≤ 0.03), median, worst.
+ * 1. Agreement (support/previews-agreement.ts, support/previews-consensus.ts):
+ *    page 1 of every real-world PDF in ../shared/corpus/realworld/pdfjs
+ *    rendered by our renderers (PDFium; pdf.js beside it, the fallback) and by
+ *    three references, pdftoppm, `mutool draw` and Ghostscript, each skipped
+ *    with a message when not installed (two are needed). Per renderer: the
+ *    rendered share of the pages at least two references render (target
+ *    ≥ 99 %), the mean RMSE to the closest reference (0–1; target ≤ 0.02) and
+ *    the outliers, pages further from every reference than max(0.03, the
+ *    largest distance between two references) (target ≤ 1 %); with both
+ *    renderers, also production's figures (PDFium, pdf.js for the files
+ *    PDFium refuses).
  * 2. Speed (support/previews-speed.ts): a generated 50-page PDF at 72 and 150
- *    dpi, our pages per second against two pdftoppm processes on the same
- *    pages (target: ratio ≥ 1), and our peak RSS (target < 1.5 GB), ours
- *    measured on the engine bundled and run as the Lambda runs it.
+ *    dpi with the production renderer (PDFium; pdf.js with --renderer pdfjs),
+ *    our pages per second against
+ *    two pdftoppm processes on the same pages (target: ratio ≥ 1), and our
+ *    peak RSS (target < 1.5 GB), ours measured on the engine bundled and run
+ *    as the Lambda runs it.
  *
- * Each part ends with one `TARGET … — met / NOT MET` line per bar. Without
- * poppler-utils the comparisons are skipped with a message; without the
- * corpus, the agreement part is.
+ * Each part ends with `TARGET … — met / NOT MET` lines. Without the corpus,
+ * the agreement part is skipped.
  *
  * Options: --limit N (first N corpus files), --part agreement|speed (one part
- * only), --runs N (timed runs per side in the speed part, default 2),
- * --timeout S (per file and side in the agreement part, default 130: a page's
+ * only), --renderer pdfium|pdfjs|both (agreement; default both), --runs N
+ * (timed runs per side in the speed part, default 2), --timeout S (per file,
+ * renderer and reference in the agreement part, default 130: a page's
  * production limit of 120 s plus opening), --results FILE (every file's
- * agreement result as JSON, to look into the figures), --references (also
- * measure MuPDF and Ghostscript against pdftoppm on the same pages, for
- * scale; support/previews-reference-renderers.ts).
+ * agreement result as JSON, to look into the figures).
  */
 import '../../lambdas/platform/polyfills';
 import { parseArgs } from 'node:util';
@@ -39,7 +44,7 @@ const { values } = parseArgs({
     // The production limit of one page is 120 s (render-pool.ts); opening comes on top.
     timeout: { type: 'string', default: '130' },
     results: { type: 'string' },
-    references: { type: 'boolean', default: false },
+    renderer: { type: 'string', default: 'both' },
   },
 });
 const positive = (name: string, v: string | undefined): number | null => {
@@ -49,6 +54,9 @@ const positive = (name: string, v: string | undefined): number | null => {
   return n;
 };
 if (values.part !== undefined && values.part !== 'agreement' && values.part !== 'speed') throw new Error(`--part is agreement or speed, not ${values.part}`);
+const RENDERERS = { pdfium: ['pdfium'], pdfjs: ['pdfjs'], both: ['pdfium', 'pdfjs'] } as const;
+if (!(values.renderer in RENDERERS)) throw new Error(`--renderer is pdfium, pdfjs or both, not ${values.renderer}`);
+const renderers = RENDERERS[values.renderer as keyof typeof RENDERERS];
 
 // pdfjs reports every recoverable oddity of a damaged file; the figures are what matter.
 console.warn = () => {};
@@ -57,20 +65,24 @@ if (!withPoppler) console.log('pdftoppm not found (apt-get install poppler-utils
 
 const started = performance.now();
 if (values.part !== 'speed') {
-  const references = values.references ? availableReferences() : [];
-  if (values.references && references.length === 0) console.log('--references: neither mutool nor gs found (apt-get install mupdf-tools ghostscript); no figures for scale.');
+  const references = availableReferences();
+  for (const [name, tool] of [['MuPDF', 'mutool (apt-get install mupdf-tools)'], ['Ghostscript', 'gs (apt-get install ghostscript)']] as const) {
+    if (!references.includes(name)) console.log(`${tool} not found: ${name} is skipped as a reference.`);
+  }
   await runAgreement({
     corpus: DEFAULT_CORPUS,
     limit: positive('limit', values.limit),
     concurrency: 2,
     timeoutMs: positive('timeout', values.timeout)! * 1000,
     withPoppler,
-    resultsFile: values.results ?? null,
     references,
+    renderers,
+    resultsFile: values.results ?? null,
   });
 }
 if (values.part !== 'agreement') {
-  await runSpeed({ pages: 50, runs: positive('runs', values.runs)!, dpis: [72, 150], withPoppler });
+  // The production renderer, PDFium, unless pdf.js alone is asked for.
+  await runSpeed({ pages: 50, runs: positive('runs', values.runs)!, dpis: [72, 150], withPoppler, renderer: values.renderer === 'pdfjs' ? 'pdfjs' : 'pdfium' });
 }
 console.log(`\nbench:previews done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 // The engine may keep warm render threads; the bench is over.

@@ -84,6 +84,18 @@ describe('the previews function bundle', () => {
     expect(packages.filter((p) => !p.includes('arm64') && p !== 'colour')).toEqual([]);
   });
 
+  it('carries PDFium’s wasm, at the locked version, with its licences and the notices of what it compiles in, under pdfium/', () => {
+    const pkg = join(repoPath('node_modules/@embedpdf/pdfium'));
+    expect(lockVersion('@embedpdf/pdfium')).toBe(JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).version);
+    const wasm = readFileSync(join(bundle, 'pdfium/pdfium.wasm'));
+    expect([...wasm.subarray(0, 4)]).toEqual([0x00, 0x61, 0x73, 0x6d]);
+    expect(wasm.equals(readFileSync(join(pkg, 'dist/pdfium.wasm')))).toBe(true);
+    expect(readFileSync(join(bundle, 'pdfium/LICENSE.embedpdf'), 'utf8')).toMatch(/MIT License/);
+    expect(readFileSync(join(bundle, 'pdfium/LICENSE.pdfium'), 'utf8')).toMatch(/PDFium Authors[\s\S]*Apache License/);
+    const notices = readFileSync(join(bundle, 'pdfium/THIRD_PARTY_NOTICES'), 'utf8');
+    for (const library of ['FreeType', 'libjpeg-turbo', 'zlib', 'OpenJPEG', 'Little CMS', 'libpng', 'Anti-Grain Geometry', 'Abseil']) expect(notices, library).toContain(library);
+  });
+
   it('carries pdfjs’ standard fonts, CMaps and wasm decoders under pdfjs/', () => {
     expect(readdirSync(join(bundle, 'pdfjs/standard_fonts')).some((f) => f.endsWith('.pfb') || f.endsWith('.ttf'))).toBe(true);
     expect(readdirSync(join(bundle, 'pdfjs/cmaps')).some((f) => f.endsWith('.bcmap'))).toBe(true);
@@ -99,6 +111,7 @@ describe('other bundles', () => {
         expect(existsSync(join(bundle, 'node_modules', name)), `${spec.entry} ${name}`).toBe(spec.nativeModules.includes(name));
       }
       expect(existsSync(join(bundle, 'pdfjs')), `${spec.entry} pdfjs`).toBe(spec.assets.includes('pdfjs'));
+      expect(existsSync(join(bundle, 'pdfium/pdfium.wasm')), `${spec.entry} pdfium`).toBe(spec.assets.includes('pdfium'));
     }
   });
 

@@ -8,7 +8,7 @@
  * batches for renderPreviewBatch to render one by one, in parallel in the cloud.
  * Image sources are always rendered in one call: their pages are few and cheap.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { MAX_PIXELS_PER_PAGE, readOptions, type PreviewOptions } from './options';
 import { renderPdfBatch, renderPdfPreviews } from './render-pdf';
 import { renderRasterPreviews } from './render-raster';
@@ -53,7 +53,7 @@ export async function planPreviews(input: PreviewsInput, batchPages: number): Pr
     const outcome = await renderRasterPreviews(input.path, o, input.outDir);
     return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
   }
-  const outcome = await renderPdfPreviews(new Uint8Array(await readFile(input.path)), o, input.outDir, undefined, undefined, batchPages);
+  const outcome = await renderPdfPreviews(input.path, o, input.outDir, undefined, undefined, batchPages);
   if ('batches' in outcome) return { kind: 'batched', batches: outcome.batches, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
   return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
 }
@@ -63,7 +63,7 @@ export async function renderPreviewBatch(input: PreviewsInput, batch: PageBatch)
   if (input.fileType !== 'pdf') throw new Error('Only PDF previews are rendered in batches');
   const o = readOptions(input.params);
   await mkdir(input.outDir, { recursive: true });
-  return renderPdfBatch(new Uint8Array(await readFile(input.path)), o, input.outDir, batch);
+  return renderPdfBatch(input.path, o, input.outDir, batch);
 }
 
 function runtimeParamsOf(o: PreviewOptions, pages: number[]): Record<string, unknown> {

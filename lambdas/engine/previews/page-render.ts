@@ -1,30 +1,26 @@
 /**
  * One PDF page → one image file, through pdfjs-dist onto @napi-rs/canvas and
- * encoded by sharp. Runs inside a render thread (page-thread.ts); the time
- * limit is enforced from outside, by ending the thread (render-pool.ts), so
- * nothing here needs to watch the clock.
+ * encoded by sharp (page-encode.ts): the fallback renderer, for files PDFium
+ * refuses to open (page-render-pdfium.ts is the renderer). Runs inside a
+ * render thread (page-thread.ts); the time limit is enforced from outside, by
+ * ending the thread (render-pool.ts), so nothing here needs to watch the clock.
  *
  * A problem of the page (too many pixels, a damaged page object, content the
  * renderer rejects) is a PageFailure with a sentence for the customer; writing
  * the file is our side, and its errors stay plain errors (faults).
  */
-import { join } from 'node:path';
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import sharp from 'sharp';
 import { UnprocessableFileError } from '../../domain/errors';
 import { withoutAttachmentOnlyEncryption } from './attachment-encryption';
-import { EXTENSIONS, MIME_TYPES, sizeProblem, targetSize, type PreviewOptions } from './options';
+import { sizeProblem, targetSize, type PreviewOptions } from './options';
 import { hookCanvas } from './canvas-hooks';
+import { writePageImage } from './page-encode';
+import { PageFailure, RENDER_FAILED } from './page-failure';
 import { openForRendering } from './pdfjs';
 import type { PreviewImage } from './types';
 
-/** The page cannot be rendered; the message says why, for the customer. */
-export class PageFailure extends Error {
-  override name = 'PageFailure';
-}
-
-export const RENDER_FAILED = 'The page could not be rendered: its content is damaged or uses a feature the renderer does not support.';
+export { PageFailure, RENDER_FAILED } from './page-failure';
 
 /** Opens the document, refusing it with a sentence when it cannot be opened at all. */
 export async function openDocument(bytes: Uint8Array): Promise<PDFDocumentProxy> {
@@ -95,15 +91,10 @@ export async function renderPage(pdf: PDFDocumentProxy, pageNo: number, o: Previ
     } catch {
       throw new PageFailure(RENDER_FAILED);
     }
-    // Encoding and writing are our side: their errors are faults, not the page's.
     // Encoded by sharp from the pixels: the canvas' own PNG encoder loses the
     // alpha channel after pdfjs has drawn, and sharp's JPEG (mozjpeg) is smaller.
     const pixels = ctx.getImageData(0, 0, size.width, size.height).data;
-    const raw = sharp(Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength), { raw: { width: size.width, height: size.height, channels: 4 } });
-    const encoded = o.format === 'png' ? raw.png() : o.format === 'webp' ? raw.webp({ quality: o.quality }) : raw.flatten({ background: '#ffffff' }).jpeg({ quality: o.quality });
-    const path = join(outDir, role === 'thumbnail' ? `thumbnail.${EXTENSIONS[o.format]}` : `page-${pageNo}.${EXTENSIONS[o.format]}`);
-    const info = await encoded.toFile(path);
-    return { role, page: pageNo, path, mimeType: MIME_TYPES[o.format], width: info.width, height: info.height, sizeBytes: info.size };
+    return await writePageImage(Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength), size.width, size.height, o, pageNo, role, outDir);
   } finally {
     page.cleanup();
   }

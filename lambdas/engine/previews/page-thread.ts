@@ -1,7 +1,15 @@
 /**
- * A render thread: opens the PDF once, then renders the pages it is handed,
- * one at a time, each to an image file in the out dir. The calling side is
- * render-pool.ts.
+ * A render thread: opens the PDF once, by its path, then renders the pages it
+ * is handed, one at a time, each to an image file in the out dir. The calling
+ * side is render-pool.ts.
+ *
+ * The renderer is PDFium (pdfium.ts, page-render-pdfium.ts), which reads the
+ * file lazily: only the blocks the pages need. A file PDFium refuses to open
+ * (damaged beyond its repair, encrypted with a password, 4 GiB or more) goes
+ * to pdf.js (page-render.ts), which reads the whole file and gives the
+ * customer the sentences it always did (a password is needed, the structure
+ * is damaged). pdf.js is imported only then, so a thread that never needs it
+ * never loads it.
  *
  * It starts the way a guarded engine's thread does (guard/engine-thread.ts):
  * from thread-bootstrap.mjs, which imports this module, when the code runs as
@@ -13,37 +21,74 @@
  * are in page-thread-protocol.ts.
  */
 import '../../platform/polyfills';
+import { readFile } from 'node:fs/promises';
 import { isMainThread, threadId, workerData } from 'node:worker_threads';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isEngineThreadFor } from '../guard/engine-thread-protocol';
 import { serveEngineRequests } from '../guard/serve-engine-requests';
-import { openDocument, PageFailure, renderPage } from './page-render';
-import { PAGE_THREAD, type PageThreadInput, type PageThreadOutput } from './page-thread-protocol';
+import { PageFailure, RENDER_FAILED } from './page-failure';
+import { renderPdfiumPage } from './page-render-pdfium';
+import { PAGE_THREAD, type PageThreadInput, type PageThreadOutput, type Renderer } from './page-thread-protocol';
+import { discardPdfium, isPdfiumCrash, PdfiumDocument, PdfiumRefused, pdfiumMemoryBytes } from './pdfium';
 
-let pdf: PDFDocumentProxy | undefined;
+/**
+ * PDFium's wasm memory grows with the largest page and never shrinks: a
+ * thread holding more than this after a document is ended instead of kept warm.
+ */
+const KEEP_WARM_MAX_BYTES = 512 * 1024 * 1024;
+
+type Open = { renderer: 'pdfium'; doc: PdfiumDocument } | { renderer: 'pdfjs'; doc: PDFDocumentProxy };
+
+let open: Open | undefined;
 let stall = new Set<number>();
 
 async function serve(input: PageThreadInput): Promise<PageThreadOutput> {
   if (input.op === 'open' || input.op === 'close') {
     // One document at a time; a warm thread must not hold the last one's memory.
-    const previous = pdf;
-    pdf = undefined;
+    const previous = open;
+    open = undefined;
     stall = new Set();
-    await previous?.destroy();
-    if (input.op === 'close') return { op: 'close' };
-    pdf = await openDocument(new Uint8Array(input.bytes));
+    if (previous?.renderer === 'pdfium') previous.doc.close();
+    else await previous?.doc.destroy();
+    if (input.op === 'close') return { op: 'close', retire: (await pdfiumMemoryBytes()) > KEEP_WARM_MAX_BYTES };
+    open = await openDocument(input.path, input.renderer ?? 'pdfium', input.fallback ?? true);
     stall = new Set(input.stallPages ?? []);
-    return { op: 'open', numPages: pdf.numPages };
+    return { op: 'open', numPages: open.doc.numPages, renderer: open.renderer };
   }
-  if (!pdf) throw new Error('A render thread was asked for a page before it opened a document');
+  if (input.op === 'bytes-read') return { op: 'bytes-read', bytes: open?.renderer === 'pdfium' ? open.doc.bytesRead : null };
+  if (!open) throw new Error('A render thread was asked for a page before it opened a document');
   if (stall.has(input.page)) for (;;);
+  const current = open;
   try {
-    return { op: 'render', ok: true, image: await renderPage(pdf, input.page, input.options, input.role, input.outDir), threadId };
+    const image =
+      current.renderer === 'pdfium'
+        ? await renderPdfiumPage(current.doc, input.page, input.options, input.role, input.outDir)
+        : await (await import('./page-render')).renderPage(current.doc, input.page, input.options, input.role, input.outDir);
+    return { op: 'render', ok: true, image, threadId };
   } catch (e) {
     if (e instanceof PageFailure) return { op: 'render', ok: false, reason: e.message, threadId };
+    if (current.renderer === 'pdfium' && isPdfiumCrash(e)) {
+      // The page made PDFium trap or abort: that page fails, and the document is opened again in a fresh instance for the next.
+      current.doc.abandon();
+      discardPdfium();
+      open = { renderer: 'pdfium', doc: await PdfiumDocument.open(current.doc.path) };
+      return { op: 'render', ok: false, reason: RENDER_FAILED, threadId };
+    }
     throw e;
   }
 }
 
-// pdfjs decodes streams itself: the guard's decode limits (and pdf-lib) have no part here.
+async function openDocument(path: string, renderer: Renderer, fallback: boolean): Promise<Open> {
+  if (renderer === 'pdfium') {
+    try {
+      return { renderer: 'pdfium', doc: await PdfiumDocument.open(path) };
+    } catch (e) {
+      if (!(e instanceof PdfiumRefused) || !fallback) throw e;
+    }
+  }
+  const pdfjs = await import('./page-render');
+  return { renderer: 'pdfjs', doc: await pdfjs.openDocument(new Uint8Array(await readFile(path))) };
+}
+
+// Neither renderer decodes through the guard: its decode limits (and pdf-lib) have no part here.
 if (isEngineThreadFor(PAGE_THREAD, isMainThread, workerData)) serveEngineRequests(serve as (input: never) => Promise<unknown>);

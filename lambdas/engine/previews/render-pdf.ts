@@ -1,6 +1,7 @@
 /**
  * PDF pages → image files, rendered by a pool of threads (render-pool.ts,
- * page-render.ts). Each page is rendered on its own: a page that is too large
+ * page-thread.ts) from the file at a path: PDFium reads only what the pages
+ * need, pdf.js (the fallback) reads it whole. Each page is rendered on its own: a page that is too large
  * for the pixel budget, throws, or takes too long fails alone with a reason,
  * and the others are delivered.
  *
@@ -34,9 +35,9 @@ export interface BatchPlan {
   pages: number[];
 }
 
-export function renderPdfPreviews(bytes: Uint8Array, o: PreviewOptions, outDir: string, budget?: RenderBudget, pool?: RenderPoolOptions): Promise<PreviewOutcome>;
+export function renderPdfPreviews(path: string, o: PreviewOptions, outDir: string, budget?: RenderBudget, pool?: RenderPoolOptions): Promise<PreviewOutcome>;
 export function renderPdfPreviews(
-  bytes: Uint8Array,
+  path: string,
   o: PreviewOptions,
   outDir: string,
   budget: RenderBudget | undefined,
@@ -48,14 +49,14 @@ export function renderPdfPreviews(
  * the plan of batches without rendering anything.
  */
 export async function renderPdfPreviews(
-  bytes: Uint8Array,
+  path: string,
   o: PreviewOptions,
   outDir: string,
   budget: RenderBudget = defaultBudget(),
   pool: RenderPoolOptions = {},
   batchPages = Infinity,
 ): Promise<PreviewOutcome | BatchPlan> {
-  const renderer = await RenderPool.open(bytes, pool);
+  const renderer = await RenderPool.open(path, pool);
   try {
     const { pages, failures } = selection(o, renderer.numPages);
     if (pages.length > batchPages) return { batches: splitIntoBatches(pages, batchPages, o.thumbnail), failures, pages };
@@ -68,14 +69,14 @@ export async function renderPdfPreviews(
 
 /** Renders one planned batch: its pages, and the thumbnail when the batch carries it. */
 export async function renderPdfBatch(
-  bytes: Uint8Array,
+  path: string,
   o: PreviewOptions,
   outDir: string,
   batch: PageBatch,
   budget: RenderBudget = defaultBudget(),
   pool: RenderPoolOptions = {},
 ): Promise<{ images: PreviewImage[]; failures: PageFailureNote[] }> {
-  const renderer = await RenderPool.open(bytes, pool);
+  const renderer = await RenderPool.open(path, pool);
   try {
     // The plan came from this same file, so every page exists; a page that does not is reported, not rendered.
     const pages = batch.pages.filter((p) => p >= 1 && p <= renderer.numPages);

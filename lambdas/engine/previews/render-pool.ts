@@ -1,7 +1,8 @@
 /**
  * A few render threads (page-thread.ts) working through one document's pages
- * in parallel. Each thread opens the document once and renders the pages it is
- * handed; the pool hands out pages in order as threads become free and
+ * in parallel. Each thread opens the document once, by its path (PDFium reads
+ * only the parts of the file the pages need; nothing is copied between
+ * threads), and renders the pages it is handed; the pool hands out pages in order as threads become free and
  * collects the results by page, so the output order does not depend on which
  * thread was faster.
  *
@@ -12,10 +13,12 @@
  * left. Threads are started through guard/engine-thread.ts, so they start from
  * TypeScript in tests and under tsx, and from the bundle in a Lambda.
  *
- * Starting a thread means loading pdfjs again (about half a second from a
- * bundle, two under tsx), so a pool hands its threads back warm when it is
- * closed, with their document closed and unref'd so they keep no process alive,
- * and the next pool (a warm Lambda's next invocation) takes them first.
+ * Starting a thread means compiling PDFium's wasm again (and pdfjs, for a file
+ * that falls back to it: about half a second from a bundle, two under tsx), so
+ * a pool hands its threads back warm when it is closed, with their document
+ * closed and unref'd so they keep no process alive, and the next pool (a warm
+ * Lambda's next invocation) takes them first. A thread whose PDFium memory
+ * grew large on a big page is ended instead (page-thread.ts).
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, workerData } from 'node:worker_threads';
@@ -26,13 +29,13 @@ import { UnprocessableFileError } from '../../domain/errors';
 import { EngineOutOfMemory, EngineThread, EngineTimeout } from '../guard/engine-thread';
 import { isEngineThreadFor } from '../guard/engine-thread-protocol';
 import type { PreviewOptions } from './options';
-import { PAGE_THREAD, type PageThreadInput, type PageThreadOutput } from './page-thread-protocol';
+import { PAGE_THREAD, type PageThreadInput, type PageThreadOutput, type Renderer } from './page-thread-protocol';
 import type { PreviewImage } from './types';
 
 /**
  * Where a render thread starts. The calling side never loads page-thread.ts
- * (pdfjs and its worker are hundreds of MB under tsx, and useless outside the
- * render threads):
+ * (PDFium, and pdfjs with its worker, hundreds of MB under tsx, are useless
+ * outside the render threads):
  * - TypeScript source: the thread imports page-thread.ts (thread-bootstrap.mjs);
  * - a bundle: the thread starts from the bundle, whose copy of this module
  *   reaches page-thread.ts through the dynamic import below, which esbuild
@@ -50,9 +53,13 @@ export interface RenderPoolOptions {
   maxHeapMb?: number;
   /** Tests only: pages on which a thread spins without end (page-thread.ts). */
   stallPages?: number[];
+  /** Default pdfium; the benchmark also asks for pdfjs. */
+  renderer?: Renderer;
+  /** Whether a file PDFium refuses goes to pdf.js; default true. */
+  fallback?: boolean;
 }
 
-/** Each thread holds its own parsed document and canvas: four keep 50 pages at 150 dpi well under 1.5 GB. */
+/** Each thread holds its own PDFium (or parsed pdf.js document and canvas): four keep 50 pages at 150 dpi well under 1.5 GB. */
 export const MAX_THREADS = 4;
 export const PAGE_TIMEOUT_MS = 120_000;
 /**
@@ -100,21 +107,24 @@ export function defaultThreadCount(): number {
 
 export class RenderPool {
   private readonly threads = new Set<EngineThread>();
-  private readonly shared: SharedArrayBuffer;
   private readonly limits: Required<Omit<RenderPoolOptions, 'stallPages'>> & Pick<RenderPoolOptions, 'stallPages'>;
   private first?: EngineThread;
   /** Pages in the document, known once the first thread has opened it. */
   numPages = 0;
+  /** The renderer the threads opened the document with (pdfjs when PDFium refused it). */
+  renderer: Renderer = 'pdfium';
 
-  private constructor(bytes: Uint8Array, options: RenderPoolOptions) {
-    // One copy every thread reads, instead of one per thread.
-    this.shared = new SharedArrayBuffer(bytes.byteLength);
-    new Uint8Array(this.shared).set(bytes);
+  private constructor(
+    private readonly path: string,
+    options: RenderPoolOptions,
+  ) {
     this.limits = {
       threads: Math.max(1, Math.floor(options.threads ?? defaultThreadCount())),
       pageTimeoutMs: options.pageTimeoutMs ?? PAGE_TIMEOUT_MS,
       maxHeapMb: options.maxHeapMb ?? MAX_HEAP_MB,
       stallPages: options.stallPages,
+      renderer: options.renderer ?? 'pdfium',
+      fallback: options.fallback ?? true,
     };
   }
 
@@ -122,8 +132,8 @@ export class RenderPool {
    * Starts the first thread and opens the document in it. A document that cannot
    * be opened is refused with UnprocessableFileError and no thread is left behind.
    */
-  static async open(bytes: Uint8Array, options: RenderPoolOptions = {}): Promise<RenderPool> {
-    const pool = new RenderPool(bytes, options);
+  static async open(path: string, options: RenderPoolOptions = {}): Promise<RenderPool> {
+    const pool = new RenderPool(path, options);
     try {
       pool.first = await pool.startThread();
       return pool;
@@ -199,6 +209,17 @@ export class RenderPool {
     return results.map((r, i) => r ?? { reason: notRestarted(jobs[i]!.page, retired) });
   }
 
+  /** Tests: the bytes of the file PDFium has read so far, summed over this pool's threads (after render()). */
+  async bytesRead(): Promise<number> {
+    let total = 0;
+    for (const t of this.threads) {
+      if (!t.usable) continue;
+      const out = (await t.run({ op: 'bytes-read' } satisfies PageThreadInput, CLOSE_TIMEOUT_MS)) as PageThreadOutput;
+      if (out.op === 'bytes-read') total += out.bytes ?? 0;
+    }
+    return total;
+  }
+
   /**
    * Hands the threads back warm (up to MAX_THREADS in all) with their document
    * closed, or ends them; the pool cannot be used afterwards. No thread is busy
@@ -211,14 +232,16 @@ export class RenderPool {
   }
 
   private async release(thread: EngineThread): Promise<void> {
+    let retire = false;
     if (thread.usable && idle.length < MAX_THREADS) {
       try {
-        await thread.run({ op: 'close' } satisfies PageThreadInput, CLOSE_TIMEOUT_MS);
+        const out = (await thread.run({ op: 'close' } satisfies PageThreadInput, CLOSE_TIMEOUT_MS)) as PageThreadOutput;
+        retire = out.op === 'close' && out.retire;
       } catch {
         // Ended by the time limit, or dead: not worth keeping.
       }
     }
-    if (!thread.usable || idle.length >= MAX_THREADS) {
+    if (retire || !thread.usable || idle.length >= MAX_THREADS) {
       await thread.end();
       return;
     }
@@ -236,8 +259,12 @@ export class RenderPool {
     whenEnded.set(thread, () => this.threads.delete(thread));
     try {
       await thread.ready;
-      const opened = (await thread.run({ op: 'open', bytes: this.shared, stallPages: this.limits.stallPages } satisfies PageThreadInput, OPEN_TIMEOUT_MS)) as PageThreadOutput;
-      if (opened.op === 'open') this.numPages = opened.numPages;
+      const { renderer, fallback, stallPages } = this.limits;
+      const opened = (await thread.run({ op: 'open', path: this.path, renderer, fallback, stallPages } satisfies PageThreadInput, OPEN_TIMEOUT_MS)) as PageThreadOutput;
+      if (opened.op === 'open') {
+        this.numPages = opened.numPages;
+        this.renderer = opened.renderer;
+      }
       return thread;
     } catch (e) {
       // A refused document leaves a sound thread: kept warm. A stopped one is ended already.

@@ -31,6 +31,14 @@ export function availableReferences(): ReferenceName[] {
   return RENDERERS.filter((r) => toolsAvailable(r.tool)).map((r) => r.name);
 }
 
+/** Page 1 of `file` by one reference renderer, as a PNG in `dir`; null when it wrote none. */
+export async function renderReference(name: ReferenceName, file: string, dir: string, timeoutMs: number): Promise<string | null> {
+  const r = RENDERERS.find((x) => x.name === name)!;
+  const png = path.join(dir, `${r.tool}.png`);
+  await runTool(r.tool, r.args(file, png), timeoutMs);
+  return existsSync(png) ? png : null;
+}
+
 /** Page 1 of `file` by each installed reference renderer, compared with poppler's image; a renderer that fails is left out. */
 export async function referenceRmse(file: string, dir: string, popplerPng: string, timeoutMs: number, names: readonly ReferenceName[]): Promise<ReferenceRmse> {
   const out: ReferenceRmse = {};

@@ -5,17 +5,24 @@
  * that makes the renderer spin without yielding or blow up its memory is ended
  * with its child (and counted), and the bench goes on with a fresh one.
  *
- * Request:  { id, path, outDir, params }
+ * Request:  { id, path, outDir, params, renderer?, fallback? } (the renderer
+ *           and whether a file PDFium refuses goes to pdf.js: the render pool's
+ *           options; production's defaults without them)
  * Answer:   { id, ok: true, images, failures, ms } or { id, ok: false, name, message, ms }
  */
 import '../../../lambdas/platform/polyfills';
-import { renderPreviews } from '../../../lambdas/engine/previews';
+import { mkdir } from 'node:fs/promises';
+import { readOptions } from '../../../lambdas/engine/previews/options';
+import { renderPdfPreviews } from '../../../lambdas/engine/previews/render-pdf';
+import type { Renderer } from '../../../lambdas/engine/previews/page-thread-protocol';
 
 export interface RenderRequest {
   id: number;
   path: string;
   outDir: string;
   params: Record<string, unknown>;
+  renderer?: Renderer;
+  fallback?: boolean;
 }
 
 export type RenderAnswer =
@@ -34,7 +41,9 @@ console.log = () => {};
 
 process.on('message', (req: RenderRequest) => {
   const t0 = performance.now();
-  renderPreviews({ path: req.path, fileType: 'pdf', params: req.params, outDir: req.outDir }).then(
+  mkdir(req.outDir, { recursive: true })
+    .then(() => renderPdfPreviews(req.path, readOptions(req.params), req.outDir, undefined, { renderer: req.renderer, fallback: req.fallback }))
+    .then(
     (r) => {
       const answer: RenderAnswer = {
         id: req.id,

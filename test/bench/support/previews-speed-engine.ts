@@ -19,6 +19,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { ESM_REQUIRE_BANNER } from '../../../lib/constructs/proofline-nodejs-function';
+import type { Renderer } from '../../../lambdas/engine/previews/page-thread-protocol';
 import type { SpeedAnswer, SpeedRequest } from './previews-speed-child';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -68,9 +69,9 @@ export class BundledEngine {
     return new BundledEngine(child, dir);
   }
 
-  /** One renderPreviews call in the child; its wall time there. */
-  async render(file: string, params: Record<string, unknown>, outDir: string): Promise<{ ms: number; images: number; failures: string[] }> {
-    const a = await this.ask({ op: 'render', path: file, params, outDir });
+  /** One render of the file's pages in the child; its wall time there. */
+  async render(file: string, params: Record<string, unknown>, outDir: string, renderer?: Renderer): Promise<{ ms: number; images: number; failures: string[] }> {
+    const a = await this.ask({ op: 'render', path: file, params, outDir, renderer });
     return { ms: a.ms!, images: a.images!, failures: a.failures! };
   }
 

@@ -3,11 +3,12 @@
  * generated 50-page PDF (previews-speed-pdf.ts) at 72 and at 150 dpi, ours
  * against pdftoppm on the same pages in the same run.
  *
- * Ours: renderPreviews (png, all 50 pages, no thumbnail) in the engine as the
+ * Ours: the render pool (png, all 50 pages, no thumbnail; PDFium unless
+ * --renderer pdfjs) in the engine as the
  * Lambda runs it, bundled, in a process of its own (previews-speed-engine.ts),
  * whose peak RSS (VmHWM) covers the engine and the threads it renders in.
  * Runs alternate between the sides. One untimed call on page 1 first (loads
- * pdfjs and starts the engine's threads, as in a warm Lambda; its time is
+ * the renderer and starts the engine's threads, as in a warm Lambda; its time is
  * printed); then `runs` timed calls per dpi, median, with the fastest and
  * slowest run printed too.
  *
@@ -25,12 +26,15 @@ import { verdict } from './previews-agreement-summary';
 import { BundledEngine } from './previews-speed-engine';
 import { buildPreviewsSpeedPdf } from './previews-speed-pdf';
 import { runTool } from './run-tool';
+import type { Renderer } from '../../../lambdas/engine/previews/page-thread-protocol';
 
 export interface SpeedOptions {
   pages: number;
   runs: number;
   dpis: number[];
   withPoppler: boolean;
+  /** Default production's: PDFium, with pdf.js for a file PDFium refuses. */
+  renderer?: Renderer;
 }
 
 export const SPEED_RATIO_TARGET = 1;
@@ -53,11 +57,11 @@ export async function runSpeed(o: SpeedOptions): Promise<void> {
     const file = path.join(dir, `previews-${o.pages}.pdf`);
     await writeFile(file, await buildPreviewsSpeedPdf({ pages: o.pages }));
     const sizeMb = (await stat(file)).size / 1024 / 1024;
-    console.log(`\nPreview speed: generated ${o.pages} A4 pages (text in an embedded font, vector shapes, one RGB image each), ${sizeMb.toFixed(1)} MB; png, ${o.runs} timed run(s) per side, median.`);
+    console.log(`\nPreview speed (${o.renderer ?? 'pdfium'}): generated ${o.pages} A4 pages (text in an embedded font, vector shapes, one RGB image each), ${sizeMb.toFixed(1)} MB; png, ${o.runs} timed run(s) per side, median.`);
     if (!o.withPoppler) console.log('  poppler side skipped: pdftoppm not found (apt-get install poppler-utils)');
 
     const w0 = performance.now();
-    await renderOurs(engine, file, { ...params(o.dpis[0] ?? 72), pages: '1' }, path.join(dir, 'warm-up'), 1);
+    await renderOurs(engine, file, { ...params(o.dpis[0] ?? 72), pages: '1' }, path.join(dir, 'warm-up'), 1, o.renderer);
     const warmUpMs = performance.now() - w0;
 
     const figures: Figures[] = [];
@@ -67,7 +71,7 @@ export async function runSpeed(o: SpeedOptions): Promise<void> {
       const poppler: { ms: number; rssMb: number | null }[] = [];
       // Interleaved, so a burst of other load on the machine falls on both sides alike.
       for (let i = 0; i < o.runs; i++) {
-        ours.push(await renderOurs(engine, file, params(dpi), out, o.pages));
+        ours.push(await renderOurs(engine, file, params(dpi), out, o.pages, o.renderer));
         if (o.withPoppler) poppler.push(await renderPoppler(file, dpi, o.pages, path.join(dir, `poppler-${dpi}`)));
       }
       figures.push({
@@ -105,8 +109,8 @@ export async function runSpeed(o: SpeedOptions): Promise<void> {
 const params = (dpi: number) => ({ format: 'png', dpi, thumbnail: false });
 
 /** One renderPreviews call in the engine process; its wall time there. Any page that fails makes the figure meaningless, so it stops the bench. */
-async function renderOurs(engine: BundledEngine, file: string, p: Record<string, unknown>, outDir: string, expected: number): Promise<number> {
-  const r = await engine.render(file, { ...p, pages: p.pages ?? `1-${expected}` }, outDir);
+async function renderOurs(engine: BundledEngine, file: string, p: Record<string, unknown>, outDir: string, expected: number, renderer?: Renderer): Promise<number> {
+  const r = await engine.render(file, { ...p, pages: p.pages ?? `1-${expected}` }, outDir, renderer);
   if (r.failures.length || r.images !== expected) throw new Error(`our render delivered ${r.images}/${expected} pages: ${r.failures.join('; ')}`);
   return r.ms;
 }

@@ -102,7 +102,7 @@ describe('PDF previews', () => {
     let clock = 0;
     const now = () => (clock += 400_000); // each look at the clock: 400 s later
     mkdirSync(files.path('budget'));
-    const r = await renderPdfPreviews(bytes, readOptions({ thumbnail: false }), files.path('budget'), { totalMs: 600_000, now });
+    const r = await renderPdfPreviews(files.write(bytes, 'pdf'), readOptions({ thumbnail: false }), files.path('budget'), { totalMs: 600_000, now });
     expect(r.images.map((i) => i.page)).toEqual([1]);
     expect(r.failures).toEqual([
       { page: 2, reason: 'Rendering stopped after 600 s before this page; request fewer pages or a lower resolution.' },
@@ -232,7 +232,7 @@ describe('pdfjs assets', () => {
 describe('preview faults that are not the file\'s', () => {
   it('raises an error, not a page failure, when the output cannot be written', async () => {
     const bytes = await buildPdf({ pages: 1 });
-    await expect(renderPdfPreviews(bytes, readOptions({}), files.path('does-not-exist'))).rejects.toThrow();
+    await expect(renderPdfPreviews(files.write(bytes, 'pdf'), readOptions({}), files.path('does-not-exist'))).rejects.toThrow();
     const path = files.write(await pngBytes(), 'png');
     const { renderRasterPreviews } = await import('../../../../lambdas/engine/previews/render-raster');
     await expect(renderRasterPreviews(path, readOptions({}), files.path('does-not-exist-either'))).rejects.toThrow();

@@ -4,8 +4,9 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readOptions } from '../../../../lambdas/engine/previews/options';
 import { renderPdfPreviews } from '../../../../lambdas/engine/previews/render-pdf';
 import { endIdleRenderThreads, RenderPool, renderThreadsAlive } from '../../../../lambdas/engine/previews/render-pool';
-import { buildPdf } from '../../../support/pdf-fixtures';
+import { buildPdf, type PdfSpec } from '../../../support/pdf-fixtures';
 import { tempFiles } from '../temp-files';
+import { pagesAndUnusedStream } from './raw-pdf';
 
 const files = tempFiles('render-pool');
 let outN = 0;
@@ -15,12 +16,13 @@ const outDir = () => {
   return dir;
 };
 const noBudget = { totalMs: Infinity, now: () => 0 };
+const pdfFile = async (spec: PdfSpec) => files.write(await buildPdf(spec), 'pdf');
 
 afterAll(() => endIdleRenderThreads());
 
 describe('the render pool', () => {
-  it('leaves pdfjs to the render threads: the calling thread never loads it', async () => {
-    const pool = await RenderPool.open(await buildPdf({ pages: 1 }), { threads: 1 });
+  it('leaves PDFium and pdfjs to the render threads: the calling thread never loads either', async () => {
+    const pool = await RenderPool.open(await pdfFile({ pages: 1 }), { threads: 1 });
     try {
       const [result] = await pool.render([{ page: 1, role: 'preview', options: readOptions({ format: 'png' }) }], outDir());
       expect(result!.image).toBeDefined();
@@ -34,7 +36,7 @@ describe('the render pool', () => {
   it('renders pages on several threads and hands them back in page order, each with its own size', async () => {
     // Six pages, each a different size, so a page delivered in the wrong place shows.
     const sizes: [number, number][] = [[72, 144], [144, 72], [100, 100], [200, 50], [50, 200], [120, 90]];
-    const bytes = await buildPdf({ pages: sizes.map((size) => ({ size, text: null })) });
+    const bytes = await pdfFile({ pages: sizes.map((size) => ({ size, text: null })) });
     const pool = await RenderPool.open(bytes, { threads: 2 });
     try {
       expect(pool.numPages).toBe(6);
@@ -53,7 +55,7 @@ describe('the render pool', () => {
   });
 
   it('stops a page that hangs by ending its thread: that page fails with a reason, the others (and the thumbnail) are delivered', async () => {
-    const bytes = await buildPdf({ pages: 5, pageDefaults: { size: [144, 144] } });
+    const bytes = await pdfFile({ pages: 5, pageDefaults: { size: [144, 144] } });
     const started = Date.now();
     const r = await renderPdfPreviews(bytes, readOptions({}), outDir(), noBudget, { threads: 2, pageTimeoutMs: 1500, stallPages: [2] });
     expect(Date.now() - started).toBeLessThan(15_000);
@@ -74,7 +76,7 @@ describe('the render pool', () => {
   });
 
   it('fails every page that hangs and still delivers the rest with a single thread', async () => {
-    const bytes = await buildPdf({ pages: 4, pageDefaults: { size: [72, 72], text: null } });
+    const bytes = await pdfFile({ pages: 4, pageDefaults: { size: [72, 72], text: null } });
     const r = await renderPdfPreviews(bytes, readOptions({ thumbnail: false }), outDir(), noBudget, { threads: 1, pageTimeoutMs: 1000, stallPages: [1, 3] });
     expect(r.images.map((i) => i.page)).toEqual([2, 4]);
     expect(r.failures.map((f) => f.page)).toEqual([1, 3]);
@@ -82,7 +84,7 @@ describe('the render pool', () => {
   });
 
   it('keeps its threads warm between documents, and ends them all when asked: none is left spinning', async () => {
-    const bytes = await buildPdf({ pages: 2, pageDefaults: { size: [72, 72], text: null } });
+    const bytes = await pdfFile({ pages: 2, pageDefaults: { size: [72, 72], text: null } });
     await renderPdfPreviews(bytes, readOptions({ thumbnail: false }), outDir(), noBudget, { threads: 2 });
     const warm = renderThreadsAlive();
     expect(warm).toBeGreaterThan(0);
@@ -98,11 +100,47 @@ describe('the render pool', () => {
   it('refuses a PDF that cannot be opened, and its thread serves the next document', async () => {
     await endIdleRenderThreads();
     await vi.waitFor(() => expect(renderThreadsAlive()).toBe(0), { timeout: 5_000 });
-    const locked = await buildPdf({ encrypt: { userPassword: 'u', ownerPassword: 'o' } });
+    const locked = await pdfFile({ encrypt: { userPassword: 'u', ownerPassword: 'o' } });
     await expect(renderPdfPreviews(locked, readOptions({}), outDir(), noBudget, { threads: 1 })).rejects.toThrow(/password/);
     expect(renderThreadsAlive()).toBe(1);
-    const r = await renderPdfPreviews(await buildPdf({ pages: 1 }), readOptions({ thumbnail: false }), outDir(), noBudget, { threads: 1 });
+    const r = await renderPdfPreviews(await pdfFile({ pages: 1 }), readOptions({ thumbnail: false }), outDir(), noBudget, { threads: 1 });
     expect(r.images).toHaveLength(1);
     expect(renderThreadsAlive()).toBe(1);
+  });
+
+  it('opens the file by its path in each thread, which reads only what its pages need of a large file', async () => {
+    // 60 pages and a 40 MB stream no page uses: the three pages' objects are a few KB.
+    const path = files.write(pagesAndUnusedStream(60, 40 * 1024 * 1024), 'pdf');
+    const pool = await RenderPool.open(path, { threads: 1 });
+    try {
+      expect(pool.renderer).toBe('pdfium');
+      const o = readOptions({ format: 'png' });
+      const results = await pool.render([1, 2, 3].map((page) => ({ page, role: 'preview' as const, options: o })), outDir());
+      expect(results.map((r) => r.image?.page)).toEqual([1, 2, 3]);
+      const read = await pool.bytesRead();
+      expect(read).toBeGreaterThan(0);
+      expect(read).toBeLessThan(64 * 1024);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('gives pdf.js a file PDFium refuses to open, and renders it', async () => {
+    // No %PDF header: PDFium refuses it (FPDF_ERR_FORMAT); pdf.js reads it all the same.
+    const bytes = Buffer.from(await buildPdf({ pages: [{ text: null }] }));
+    bytes.write('%XYZ', 0);
+    const path = files.write(bytes, 'pdf');
+    const pool = await RenderPool.open(path, { threads: 1 });
+    try {
+      expect(pool.renderer).toBe('pdfjs');
+      const [r] = await pool.render([{ page: 1, role: 'preview', options: readOptions({ format: 'png' }) }], outDir());
+      const { data, info } = await sharp(r!.image!.path).raw().toBuffer({ resolveWithObject: true });
+      const i = ((842 - 150) * info.width + 150) * info.channels;
+      expect([...data.subarray(i, i + 3)]).toEqual([255, 0, 0]);
+    } finally {
+      await pool.close();
+    }
+    // Without the fallback the refusal stands (the benchmark measures PDFium alone this way).
+    await expect(RenderPool.open(path, { threads: 1, fallback: false })).rejects.toThrow(/PDFium could not open the document \(error 3\)/);
   });
 });

@@ -13,10 +13,10 @@
  * Time (step-budget.ts): the engine gets its configured budget or what is left
  * of the step's work time, whichever is less; the proofs then get
  * PROOF_BUDGET_MS or what is left, whichever is less, and past it the report
- * is delivered without them, with a clause saying why. The proof renderer
- * takes no deadline or abort signal yet, so an abandoned render is only
- * ignored: its render threads stop at their own page limits
- * (engine/previews/render-pool.ts), not at the step's. Proof images are
+ * is delivered without them, with a clause saying why. The renderer is given
+ * that deadline and stops there (a page still rendering has its thread
+ * ended, engine/previews/render-pool.ts); whatever was rendered by then is
+ * delivered. Proof images are
  * optional outputs: the report is stored first, and proofs not stored in time
  * are left out rather than failing the step.
  */
@@ -37,6 +37,8 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 /** The proofs' own budget: a picture of the report is not worth more time than the report itself. */
 export const PROOF_BUDGET_MS = 60_000;
+/** How long before the proofs' end the renderer is told to stop, so it can end its threads and return what it has. */
+const STOP_MARGIN_MS = 5_000;
 /** Below this, proofs are not started at all. */
 const MIN_PROOF_MS = 1_000;
 
@@ -52,8 +54,10 @@ async function proofOutputs(
   if (ms < MIN_PROOF_MS) return { outputs: [], note: '; no proof images: no time was left for them' };
   const unfinished = `; no proof images: they were not finished within ${seconds(ms)} s`;
   try {
-    // Past `ms` the render is abandoned, not stopped (see above).
-    const ended = await within(renderProofs({ path: inputPath, report, outDir: join(workDir, 'proofs') }), budget.now() + ms, budget.now);
+    // The renderer stops itself a little before the end (its clock is the wall
+    // clock; the budget's may be a test's); if it has not returned by the end, it is abandoned.
+    const deadline = Date.now() + ms - Math.min(STOP_MARGIN_MS, ms / 4);
+    const ended = await within(renderProofs({ path: inputPath, report, outDir: join(workDir, 'proofs'), deadline }), budget.now() + ms, budget.now);
     if (!ended.done) return { outputs: [], note: unfinished };
     const { images, failures } = ended.value;
     const outputs: StepOutputFile[] = images.map((image) => ({

@@ -44,12 +44,20 @@ function listFailures(failures: PageFailureNote[]): string {
   return `${listed.join('; ')}${more}`;
 }
 
-const previewsInput = ({ step, fileType, inputPath, workDir }: StepWorkInput) => ({
-  path: inputPath,
-  fileType: fileType === 'raster' ? ('raster' as const) : ('pdf' as const),
-  params: step.params ?? {},
-  outDir: join(workDir, 'previews'),
-});
+/** How long before the work deadline the renderer is told to stop, so it can end its threads and return the pages it has. */
+const STOP_MARGIN_MS = 5_000;
+
+const previewsInput = ({ step, fileType, inputPath, workDir, budget }: StepWorkInput) => {
+  const left = budget.workLeftMs();
+  return {
+    path: inputPath,
+    fileType: fileType === 'raster' ? ('raster' as const) : ('pdf' as const),
+    params: step.params ?? {},
+    outDir: join(workDir, 'previews'),
+    // Pages still rendering then are stopped and reported; those done are delivered.
+    deadline: Date.now() + left - Math.min(STOP_MARGIN_MS, left / 4),
+  };
+};
 
 function outputFiles(images: PreviewImage[], input: StepWorkInput): StepOutputFile[] {
   const name = sourceFileName(input.task);

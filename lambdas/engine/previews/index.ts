@@ -10,7 +10,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { MAX_PIXELS_PER_PAGE, readOptions, type PreviewOptions } from './options';
-import { renderPdfBatch, renderPdfPreviews } from './render-pdf';
+import { budgetUntil, renderPdfBatch, renderPdfPreviews } from './render-pdf';
 import { renderRasterPreviews } from './render-raster';
 import type { PageBatch, PageFailureNote, PreviewImage } from './types';
 
@@ -21,6 +21,12 @@ export interface PreviewsInput {
   fileType: 'pdf' | 'raster';
   params: Record<string, unknown>;
   outDir: string;
+  /**
+   * When rendering must be over (epoch ms): a page still rendering then is
+   * stopped (its thread ended) and pages not started are not started; each
+   * is reported with the reason. The caller's own time limit (a step's budget).
+   */
+  deadline?: number;
 }
 
 export interface PreviewsResult {
@@ -53,7 +59,7 @@ export async function planPreviews(input: PreviewsInput, batchPages: number): Pr
     const outcome = await renderRasterPreviews(input.path, o, input.outDir);
     return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
   }
-  const outcome = await renderPdfPreviews(input.path, o, input.outDir, undefined, undefined, batchPages);
+  const outcome = await renderPdfPreviews(input.path, o, input.outDir, budgetUntil(input.deadline), undefined, batchPages);
   if ('batches' in outcome) return { kind: 'batched', batches: outcome.batches, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
   return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
 }
@@ -63,7 +69,7 @@ export async function renderPreviewBatch(input: PreviewsInput, batch: PageBatch)
   if (input.fileType !== 'pdf') throw new Error('Only PDF previews are rendered in batches');
   const o = readOptions(input.params);
   await mkdir(input.outDir, { recursive: true });
-  return renderPdfBatch(input.path, o, input.outDir, batch);
+  return renderPdfBatch(input.path, o, input.outDir, batch, budgetUntil(input.deadline));
 }
 
 function runtimeParamsOf(o: PreviewOptions, pages: number[]): Record<string, unknown> {

@@ -85,7 +85,8 @@ function boxesOn(f: Finding, page: number): Rect[] {
 }
 
 /** Renders the planned proofs of the PDF at `path` into `outDir` as JPEG files. */
-export async function renderProofs(input: { path: string; report: PreflightReport; outDir: string }): Promise<ProofsResult> {
+/** `deadline` (epoch ms): when rendering must be over; pages still rendering then are stopped and reported. */
+export async function renderProofs(input: { path: string; report: PreflightReport; outDir: string; deadline?: number }): Promise<ProofsResult> {
   const plans = planProofs(input.report);
   if (plans.length === 0) return { images: [], failures: [] };
   const rendered = await renderPreviews({
@@ -93,6 +94,7 @@ export async function renderProofs(input: { path: string; report: PreflightRepor
     fileType: 'pdf',
     params: { format: 'png', width: PROOF_PX, height: PROOF_PX, pages: plans.map((p) => p.page).join(','), thumbnail: false },
     outDir: join(input.outDir, 'proof-pages'),
+    deadline: input.deadline,
   });
   const images: ProofImage[] = [];
   const failures = [...rendered.failures];

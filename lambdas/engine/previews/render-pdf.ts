@@ -21,11 +21,19 @@ import type { PageBatch, PageFailureNote, PreviewImage, PreviewOutcome } from '.
 const TOTAL_BUDGET_MS = 600_000;
 
 export interface RenderBudget {
+  /** Pages not started within this time of the first are reported instead of rendered. */
   totalMs: number;
   now: () => number;
+  /** On `now`'s clock: every page still rendering then is stopped, and none starts after it. */
+  stopAt?: number;
 }
 
 const defaultBudget = (): RenderBudget => ({ totalMs: TOTAL_BUDGET_MS, now: Date.now });
+
+/** The default budget, ending at `deadline` (epoch ms) when one is given. */
+export function budgetUntil(deadline: number | undefined): RenderBudget {
+  return deadline === undefined ? defaultBudget() : { ...defaultBudget(), stopAt: deadline };
+}
 
 /** The selection, split into batches of at most `batchPages` pages; the thumbnail goes with the first. */
 export interface BatchPlan {
@@ -114,7 +122,7 @@ async function renderPages(
 
   const started = budget.now();
   const stopped = `Rendering stopped after ${Math.round(budget.totalMs / 1000)} s before this page; request fewer pages or a lower resolution.`;
-  const results = await renderer.render(jobs, outDir, (job) => (job.role === 'preview' && budget.now() - started > budget.totalMs ? stopped : null));
+  const results = await renderer.render(jobs, outDir, (job) => (job.role === 'preview' && budget.now() - started > budget.totalMs ? stopped : null), budget.stopAt === undefined ? undefined : { at: budget.stopAt, now: budget.now });
 
   const images: PreviewImage[] = [];
   const failures: PageFailureNote[] = [];

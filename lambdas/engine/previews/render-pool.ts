@@ -101,6 +101,10 @@ export interface PageJob {
 /** `threadId`: the thread that rendered the page (absent when it was stopped or skipped). */
 export type PageResult = ({ image: PreviewImage; reason?: undefined } | { image?: undefined; reason: string }) & { threadId?: number };
 
+/** Pages the caller's deadline (RenderPool.render's `stop`) kept from starting or stopped. */
+const DEADLINE_BEFORE = 'Rendering was stopped at the time limit before this page was started.';
+const deadlineSentence = (page: number) => `Page ${page} was still rendering at the time limit and was stopped.`;
+
 export function defaultThreadCount(): number {
   return Math.max(1, Math.min(availableParallelism(), MAX_THREADS));
 }
@@ -151,7 +155,7 @@ export class RenderPool {
    * sentence back skips the job with that reason (the caller's time budget).
    * Errors that are not the page's (the out dir cannot be written) reject.
    */
-  async render(jobs: PageJob[], outDir: string, beforeStart: (job: PageJob) => string | null = () => null): Promise<PageResult[]> {
+  async render(jobs: PageJob[], outDir: string, beforeStart: (job: PageJob) => string | null = () => null, stop?: { at: number; now: () => number }): Promise<PageResult[]> {
     const results: (PageResult | undefined)[] = jobs.map(() => undefined);
     let next = 0;
     let fault: unknown;
@@ -172,18 +176,21 @@ export class RenderPool {
         }
         const i = next++;
         const job = jobs[i]!;
-        const skip = beforeStart(job);
+        const left = stop ? stop.at - stop.now() : Infinity;
+        const skip = left <= 0 ? DEADLINE_BEFORE : beforeStart(job);
         if (skip !== null) {
           results[i] = { reason: skip };
           continue;
         }
         const input: PageThreadInput = { op: 'render', page: job.page, role: job.role, options: job.options, outDir };
+        // The caller's deadline ends a page like its own time limit does: the thread is ended.
+        const byDeadline = left < this.limits.pageTimeoutMs;
         try {
-          const out = (await thread.run(input, this.limits.pageTimeoutMs)) as PageThreadOutput;
+          const out = (await thread.run(input, Math.min(this.limits.pageTimeoutMs, left))) as PageThreadOutput;
           if (out.op !== 'render') throw new Error(`A render thread answered a page with ${out.op}`);
           results[i] = out.ok ? { image: out.image, threadId: out.threadId } : { reason: out.reason, threadId: out.threadId };
         } catch (e) {
-          if (e instanceof EngineTimeout) results[i] = { reason: this.timeoutSentence(job.page) };
+          if (e instanceof EngineTimeout) results[i] = { reason: byDeadline ? deadlineSentence(job.page) : this.timeoutSentence(job.page) };
           else if (e instanceof EngineOutOfMemory) results[i] = { reason: this.memorySentence(job.page) };
           else fault ??= e;
         }

@@ -75,6 +75,18 @@ describe('the render pool', () => {
     expect(r.pages).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it("stops at the caller's deadline: the page still rendering has its thread ended, later pages are not started, and what was rendered is delivered", async () => {
+    const bytes = await pdfFile({ pages: 4, pageDefaults: { size: [72, 72], text: null } });
+    const budget = { totalMs: Infinity, now: Date.now, stopAt: Date.now() + 4_000 };
+    const r = await renderPdfPreviews(bytes, readOptions({ thumbnail: false }), outDir(), budget, { threads: 1, pageTimeoutMs: 600_000, stallPages: [2] });
+    expect(r.images.map((i) => i.page)).toEqual([1]);
+    expect(r.failures).toEqual([
+      { page: 2, reason: 'Page 2 was still rendering at the time limit and was stopped.' },
+      { page: 3, reason: 'Rendering was stopped at the time limit before this page was started.' },
+      { page: 4, reason: 'Rendering was stopped at the time limit before this page was started.' },
+    ]);
+  });
+
   it('fails every page that hangs and still delivers the rest with a single thread', async () => {
     const bytes = await pdfFile({ pages: 4, pageDefaults: { size: [72, 72], text: null } });
     const r = await renderPdfPreviews(bytes, readOptions({ thumbnail: false }), outDir(), noBudget, { threads: 1, pageTimeoutMs: 1000, stallPages: [1, 3] });

@@ -23,9 +23,18 @@ import { writePageImage } from './page-encode';
 import { PageFailure } from './page-failure';
 import { PdfiumOutOfMemory, PdfiumPageUnreadable, type PdfiumDocument, type RgbaPixels } from './pdfium';
 import type { PreviewImage } from './types';
+import type { LayerHiddenAnnotations } from './layer-hidden-annotations';
 
-export async function renderPdfiumPage(doc: PdfiumDocument, pageNo: number, o: PreviewOptions, role: PreviewImage['role'], outDir: string): Promise<PreviewImage> {
+export async function renderPdfiumPage(
+  doc: PdfiumDocument,
+  pageNo: number,
+  o: PreviewOptions,
+  role: PreviewImage['role'],
+  outDir: string,
+  layers?: LayerHiddenAnnotations,
+): Promise<PreviewImage> {
   const background = await backgroundArgb(o.background);
+  const hidden = layers ? await layers.forPage(pageNo) : undefined;
   let pixels: RgbaPixels;
   try {
     pixels = doc.renderPage(
@@ -37,6 +46,7 @@ export async function renderPdfiumPage(doc: PdfiumDocument, pageNo: number, o: P
         return size;
       },
       background,
+      hidden,
     );
   } catch (e) {
     if (e instanceof PdfiumPageUnreadable) throw new PageFailure(`Page ${pageNo} could not be read; its page object is damaged.`);

@@ -27,6 +27,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isEngineThreadFor } from '../guard/engine-thread-protocol';
 import { serveEngineRequests } from '../guard/serve-engine-requests';
 import { PageFailure, RENDER_FAILED } from './page-failure';
+import { LayerHiddenAnnotations } from './layer-hidden-annotations';
 import { renderPdfiumPage } from './page-render-pdfium';
 import { PAGE_THREAD, type PageThreadInput, type PageThreadOutput, type Renderer } from './page-thread-protocol';
 import { discardPdfium, isPdfiumCrash, PdfiumDocument, PdfiumRefused, pdfiumMemoryBytes } from './pdfium';
@@ -40,6 +41,8 @@ const KEEP_WARM_MAX_BYTES = 512 * 1024 * 1024;
 type Open = { renderer: 'pdfium'; doc: PdfiumDocument } | { renderer: 'pdfjs'; doc: PDFDocumentProxy };
 
 let open: Open | undefined;
+/** For PDFium: which annotations a hidden layer keeps from printing (PDFium does not look). */
+let layers: LayerHiddenAnnotations | undefined;
 let stall = new Set<number>();
 
 async function serve(input: PageThreadInput): Promise<PageThreadOutput> {
@@ -47,11 +50,14 @@ async function serve(input: PageThreadInput): Promise<PageThreadOutput> {
     // One document at a time; a warm thread must not hold the last one's memory.
     const previous = open;
     open = undefined;
+    layers?.close();
+    layers = undefined;
     stall = new Set();
     if (previous?.renderer === 'pdfium') previous.doc.close();
     else await previous?.doc.destroy();
     if (input.op === 'close') return { op: 'close', retire: (await pdfiumMemoryBytes()) > KEEP_WARM_MAX_BYTES };
     open = await openDocument(input.path, input.renderer ?? 'pdfium', input.fallback ?? true);
+    if (open.renderer === 'pdfium') layers = new LayerHiddenAnnotations(input.path);
     stall = new Set(input.stallPages ?? []);
     return { op: 'open', numPages: open.doc.numPages, renderer: open.renderer };
   }
@@ -62,7 +68,7 @@ async function serve(input: PageThreadInput): Promise<PageThreadOutput> {
   try {
     const image =
       current.renderer === 'pdfium'
-        ? await renderPdfiumPage(current.doc, input.page, input.options, input.role, input.outDir)
+        ? await renderPdfiumPage(current.doc, input.page, input.options, input.role, input.outDir, layers)
         : await (await import('./page-render')).renderPage(current.doc, input.page, input.options, input.role, input.outDir);
     return { op: 'render', ok: true, image, threadId };
   } catch (e) {

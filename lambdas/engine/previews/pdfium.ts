@@ -158,7 +158,7 @@ export class PdfiumDocument {
    * Throws PdfiumPageUnreadable when the page object cannot be loaded, and
    * PdfiumOutOfMemory when the bitmap cannot be allocated.
    */
-  renderPage(pageNo: number, fit: (width: number, height: number) => { width: number; height: number }, background: number): RgbaPixels {
+  renderPage(pageNo: number, fit: (width: number, height: number) => { width: number; height: number }, background: number, hidden: ReadonlySet<number> = new Set()): RgbaPixels {
     const m = this.m;
     const P = m.pdfium;
     const page = m.FPDF_LoadPage(this.doc, pageNo - 1);
@@ -169,8 +169,8 @@ export class PdfiumDocument {
       const { width, height } = fit(m.FPDF_GetPageWidthF(page), m.FPDF_GetPageHeightF(page));
       bitmap = m.FPDFBitmap_CreateEx(width, height, FPDFBITMAP_BGRA, 0, 0);
       if (!bitmap) throw new PdfiumOutOfMemory(pageNo);
+      this.dropAnnotationsThatDoNotPrint(page, hidden);
       if (this.form) {
-        this.dropWidgetsThatDoNotPrint(page);
         m.FORM_OnAfterLoadPage(page, this.form);
         formPage = true;
       }
@@ -194,9 +194,20 @@ export class PdfiumDocument {
     }
   }
 
-  private dropWidgetsThatDoNotPrint(page: number): void {
+  /**
+   * Takes off the page (in memory) the widgets that do not print, when the
+   * form-fill layer will draw widgets, and the annotations at the `hidden`
+   * positions of /Annots (those in a layer that is off, layer-hidden-annotations.ts).
+   */
+  private dropAnnotationsThatDoNotPrint(page: number, hidden: ReadonlySet<number>): void {
     const m = this.m;
+    if (!this.form && hidden.size === 0) return;
     for (let i = m.FPDFPage_GetAnnotCount(page) - 1; i >= 0; i--) {
+      if (hidden.has(i)) {
+        m.FPDFPage_RemoveAnnot(page, i);
+        continue;
+      }
+      if (!this.form) continue;
       const annot = m.FPDFPage_GetAnnot(page, i);
       if (!annot) continue;
       const widget = m.FPDFAnnot_GetSubtype(annot) === FPDF_ANNOT_WIDGET;

@@ -34,7 +34,7 @@ import { getDict, getName, name, resolve, resolvedItems, streamBytes } from '../
 import type { FixOutcome } from '../fix';
 import { dropStructReferences, removeFromPage } from './annotation-removal';
 import { pageAnnotations } from './appearance-placement';
-import { OcVisibility, type OcEvent } from './oc-visibility';
+import { OcVisibility, type OcEvent } from '../../core/oc-visibility';
 
 const PAINT_PATH = new Set(['S', 's', 'f', 'F', 'f*', 'B', 'B*', 'b', 'b*']);
 const DROP_WHEN_HIDDEN = new Set(['sh', 'Do', 'BI', 'Tj', 'TJ', 'MP', 'DP']);

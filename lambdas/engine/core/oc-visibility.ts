@@ -9,7 +9,7 @@
  * visible: content is only ever removed when it is certainly hidden.
  */
 import { PDFArray, PDFDict, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
-import { getArray, getDict, getName, name, nameText, resolve, resolvedItems } from '../../core/pdf-objects';
+import { getArray, getDict, getName, name, nameText, resolve, resolvedItems } from './pdf-objects';
 
 export type OcEvent = 'view' | 'print';
 

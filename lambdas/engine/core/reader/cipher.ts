@@ -8,18 +8,26 @@
  * the second is where the factory is taken and the load stopped. Nothing is
  * parsed; the parser is put back whatever happens.
  *
+ * The factory looks up the crypt filters each time it makes a transform, so
+ * it is given a copy of the encryption dictionary, with everything it refers
+ * to, in a context of its own. The document's copies are unreferenced once it
+ * is decrypted, and autofix removes them before it writes; with a filter held
+ * by reference (issue7665.pdf: /CF << /StdCF 8 0 R >>) the streams read after
+ * that came out still encrypted.
+ *
  * The file identifier: pdf-lib requires /ID to be an array of strings and
  * fails otherwise. Readers use an empty identifier when it is malformed
  * (pdf.js does), and so do we: the key is then computed from what is there.
  */
-import { PDFArray, PDFContext, PDFDocument, PDFHexString, PDFParser, PDFString, type PDFDict, type PDFObject } from '@cantoo/pdf-lib';
+import { PDFArray, PDFContext, PDFDocument, PDFHexString, PDFObjectCopier, PDFParser, PDFString, type PDFDict, type PDFObject } from '@cantoo/pdf-lib';
 import type { CipherFactory } from './object-parse';
 
 const TAKEN = Symbol('cipher factory taken');
 
 export async function cipherFactoryFor(encrypt: PDFDict, id: PDFObject | undefined, password: string): Promise<CipherFactory> {
   const stand = PDFContext.create();
-  stand.trailerInfo = { Encrypt: encrypt, ID: stand.obj([PDFHexString.fromBytes(fileIdBytes(id))]) };
+  const own = PDFObjectCopier.for(encrypt.context, stand).copy(encrypt);
+  stand.trailerInfo = { Encrypt: own, ID: stand.obj([PDFHexString.fromBytes(fileIdBytes(id))]) };
   let factory: CipherFactory | undefined;
   const original = PDFParser.forBytesWithOptions;
   PDFParser.forBytesWithOptions = ((...args: unknown[]) => {

@@ -95,6 +95,12 @@ export class PdfiumDocument {
   /** Opens the file at `path`; refuses with PdfiumRefused when PDFium cannot. */
   static async open(path: string): Promise<PdfiumDocument> {
     const m = await pdfium();
+    // A fresh library per document: PDFium keeps font substitution state between
+    // documents, and a substituted font rendered differently the first time and
+    // after (issue18099_reduced.pdf; test/unit/engine/previews/pdfium-determinism.test.ts).
+    // One document at a time per thread, so nothing else is open here.
+    m.FPDF_DestroyLibrary();
+    m.PDFiumExt_Init();
     const fd = openSync(path, 'r');
     const size = fstatSync(fd).size;
     if (size > MAX_FILE_BYTES) {

@@ -28,7 +28,7 @@ import { preflightGuarded, preflightLimits } from '../engine/guard/preflight-gua
 import type { PreflightReport } from '../engine/preflight';
 import { renderProofs } from '../engine/previews/proof';
 import { engineTimeoutMs, runStep, withinWorkBudget, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorker } from './step-runner';
-import { seconds, within, type InvocationContext, type StepBudget } from './step-budget';
+import { renderDeadline, seconds, within, type InvocationContext, type StepBudget } from './step-budget';
 import { resolveProfileId } from './step-params';
 import { derivedFileName } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
@@ -37,8 +37,6 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 
 /** The proofs' own budget: a picture of the report is not worth more time than the report itself. */
 export const PROOF_BUDGET_MS = 60_000;
-/** How long before the proofs' end the renderer is told to stop, so it can end its threads and return what it has. */
-const STOP_MARGIN_MS = 5_000;
 /** Below this, proofs are not started at all. */
 const MIN_PROOF_MS = 1_000;
 
@@ -54,10 +52,8 @@ async function proofOutputs(
   if (ms < MIN_PROOF_MS) return { outputs: [], note: '; no proof images: no time was left for them' };
   const unfinished = `; no proof images: they were not finished within ${seconds(ms)} s`;
   try {
-    // The renderer stops itself a little before the end (its clock is the wall
-    // clock; the budget's may be a test's); if it has not returned by the end, it is abandoned.
-    const deadline = Date.now() + ms - Math.min(STOP_MARGIN_MS, ms / 4);
-    const ended = await within(renderProofs({ path: inputPath, report, outDir: join(workDir, 'proofs'), deadline }), budget.now() + ms, budget.now);
+    // The renderer stops itself a little before the end; if it has not returned by the end, it is abandoned.
+    const ended = await within(renderProofs({ path: inputPath, report, outDir: join(workDir, 'proofs'), deadline: renderDeadline(ms) }), budget.now() + ms, budget.now);
     if (!ended.done) return { outputs: [], note: unfinished };
     const { images, failures } = ended.value;
     const outputs: StepOutputFile[] = images.map((image) => ({

@@ -23,7 +23,7 @@ import type { StoredArtifact } from '../domain/model';
 import type { PreviewsStepResult } from '../domain/step-results';
 import { planPreviews, renderPreviewBatch, type PageBatch, type PageFailureNote, type PreviewImage } from '../engine/previews';
 import { runStep, withinWorkBudget, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorkInput } from './step-runner';
-import type { InvocationContext } from './step-budget';
+import { renderDeadline, type InvocationContext } from './step-budget';
 import { finishBatchedStep, runStepBatch, type BatchDone, type BatchedStepWorker, type BatchInvocation, type FinishInvocation } from './batched-step';
 import { derivedFileName, extensionForMime } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
@@ -44,20 +44,14 @@ function listFailures(failures: PageFailureNote[]): string {
   return `${listed.join('; ')}${more}`;
 }
 
-/** How long before the work deadline the renderer is told to stop, so it can end its threads and return the pages it has. */
-const STOP_MARGIN_MS = 5_000;
-
-const previewsInput = ({ step, fileType, inputPath, workDir, budget }: StepWorkInput) => {
-  const left = budget.workLeftMs();
-  return {
-    path: inputPath,
-    fileType: fileType === 'raster' ? ('raster' as const) : ('pdf' as const),
-    params: step.params ?? {},
-    outDir: join(workDir, 'previews'),
-    // Pages still rendering then are stopped and reported; those done are delivered.
-    deadline: Date.now() + left - Math.min(STOP_MARGIN_MS, left / 4),
-  };
-};
+const previewsInput = ({ step, fileType, inputPath, workDir, budget }: StepWorkInput) => ({
+  path: inputPath,
+  fileType: fileType === 'raster' ? ('raster' as const) : ('pdf' as const),
+  params: step.params ?? {},
+  outDir: join(workDir, 'previews'),
+  // Pages still rendering then are stopped and reported; those done are delivered.
+  deadline: renderDeadline(budget.workLeftMs()),
+});
 
 function outputFiles(images: PreviewImage[], input: StepWorkInput): StepOutputFile[] {
   const name = sourceFileName(input.task);

@@ -81,6 +81,18 @@ export function invocationBudget(context: InvocationContext | undefined, workerT
 
 export type Within<T> = { done: true; value: T } | { done: false };
 
+/** How long before the end of its time a renderer is told to stop, so it can end its threads and return what it has. */
+const RENDER_STOP_MARGIN_MS = 5_000;
+
+/**
+ * The deadline (epoch ms, wall clock: a renderer's threads know no other) for
+ * a renderer given `ms`: a little before their end (at most a quarter of
+ * them), so it stops itself and returns what it rendered in time.
+ */
+export function renderDeadline(ms: number): number {
+  return Date.now() + ms - Math.min(RENDER_STOP_MARGIN_MS, ms / 4);
+}
+
 /**
  * Waits for `work` until `deadline` (epoch ms). Past it, resolves `{ done: false }`
  * and ignores whatever `work` does afterwards (a later rejection included).

@@ -14,7 +14,8 @@ import '../platform/polyfills';
 import { join } from 'node:path';
 import type { AutofixStepResult } from '../domain/step-results';
 import { autofix } from '../engine/autofix';
-import { runStep, withinWorkBudget, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import { withinWorkBudget } from './work-budget';
 import type { InvocationContext } from './step-budget';
 import { fixItems, fixParamsOf, recommendedFixes, resolveProfileId } from './step-params';
 import { derivedFileName, extensionForMime, splitFileName } from '../domain/file-names';
@@ -22,7 +23,8 @@ import { sourceFileName } from './task-graph';
 
 export const autofixWorker: StepWorker = {
   name: 'autofix',
-  async run({ services, graph, job, task, step, inputFile, inputPath, workDir, budget }) {
+  async run({ services, graph, job, task, step, inputFile, input, workDir, budget }) {
+    const inputPath = await input.local();
     const items = fixItems(step);
     const recommended = await recommendedFixes(services.blobs, graph, step);
     const profileId = resolveProfileId(graph, step);

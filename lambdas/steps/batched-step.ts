@@ -20,7 +20,6 @@ import type { InvocationContext } from './step-budget';
 import {
   budgetOf,
   completeStep,
-  downloadInput,
   failingStepOnError,
   loadInvokedStep,
   type InvokedStep,
@@ -32,6 +31,7 @@ import {
   type StepWorkInput,
   type StepWorkResult,
 } from './step-runner';
+import { stepInput } from './step-input';
 
 export interface BatchInvocation extends StepInvocation {
   phase: 'batch';
@@ -76,9 +76,9 @@ export async function runStepBatch<B extends { index: number }, R>(event: BatchI
   const { s, graph, task, step, log } = found;
   return failingStepOnError(s, step, log, () =>
     withScratchDir(worker.name, async (workDir) => {
-      const { inputFile, inputPath } = await downloadInput(s, graph, task, step, workDir, budget);
+      const { inputFile, input } = stepInput(s, graph, task, step, workDir, budget);
       const fileType = task.fileType ?? 'other';
-      const done = await worker.runBatch({ services: s, graph, job: graph.job, task, step, fileType, inputFile, inputPath, workDir, budget }, batch);
+      const done = await worker.runBatch({ services: s, graph, job: graph.job, task, step, fileType, inputFile, input, workDir, budget }, batch);
       const stored = await storeOutputs(s, graph.job.accountId, step, done.outputs, budget);
       await putBatchRecord(s.blobs, graph.job.accountId, step, { index: batch.index, outputs: stored.artifacts, result: done.result });
       log('batch-done');

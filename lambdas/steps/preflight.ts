@@ -27,7 +27,8 @@ import { UnprocessableFileError } from '../domain/errors';
 import { preflightGuarded, preflightLimits } from '../engine/guard/preflight-guarded';
 import type { PreflightReport } from '../engine/preflight';
 import { renderProofs } from '../engine/previews/proof';
-import { engineTimeoutMs, runStep, withinWorkBudget, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorker } from './step-runner';
+import { runStep, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorker } from './step-runner';
+import { engineTimeoutMs, withinWorkBudget } from './work-budget';
 import { renderDeadline, seconds, within, type InvocationContext, type StepBudget } from './step-budget';
 import { resolveProfileId } from './step-params';
 import { derivedFileName } from '../domain/file-names';
@@ -75,7 +76,8 @@ async function proofOutputs(
 
 export const preflightWorker: StepWorker = {
   name: 'preflight',
-  async run({ services, graph, job, task, step, fileType, inputPath, workDir, budget }) {
+  async run({ services, graph, job, task, step, fileType, input, workDir, budget }) {
+    const inputPath = await input.local();
     const profileId = resolveProfileId(graph, step);
     // A file that exhausts the budget or the heap ends the task in `error`
     // with a sentence saying which (an UnprocessableFileError).

@@ -21,8 +21,9 @@ import { join } from 'node:path';
 import { UnprocessableFileError } from '../domain/errors';
 import type { StoredArtifact } from '../domain/model';
 import type { PreviewsStepResult } from '../domain/step-results';
-import { planPreviews, renderPreviewBatch, type PageBatch, type PageFailureNote, type PreviewImage } from '../engine/previews';
-import { runStep, withinWorkBudget, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorkInput } from './step-runner';
+import { planPreviews, renderPreviewBatch, type PageBatch, type PageFailureNote, type PreviewImage, type PreviewsInput } from '../engine/previews';
+import { runStep, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorkInput } from './step-runner';
+import { withinWorkBudget } from './work-budget';
 import { renderDeadline, type InvocationContext } from './step-budget';
 import { finishBatchedStep, runStepBatch, type BatchDone, type BatchedStepWorker, type BatchInvocation, type FinishInvocation } from './batched-step';
 import { derivedFileName, extensionForMime } from '../domain/file-names';
@@ -44,8 +45,9 @@ function listFailures(failures: PageFailureNote[]): string {
   return `${listed.join('; ')}${more}`;
 }
 
-const previewsInput = ({ step, fileType, inputPath, workDir, budget }: StepWorkInput) => ({
-  path: inputPath,
+// A PDF is read in ranges: pages 1–3 of a 500 MB file need a few MB of it. An image file is downloaded.
+const previewsInput = ({ step, fileType, input, workDir, budget }: StepWorkInput): PreviewsInput => ({
+  file: { size: input.size, read: input.read, download: input.local },
   fileType: fileType === 'raster' ? ('raster' as const) : ('pdf' as const),
   params: step.params ?? {},
   outDir: join(workDir, 'previews'),

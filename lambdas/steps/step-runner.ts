@@ -46,6 +46,7 @@ import { elapsedSince, logInvocation } from './invocation-log';
 import { splitFileName } from '../domain/file-names';
 import { WORKERS } from '../../step-definitions/workers';
 import { invocationBudget, seconds, within, type InvocationContext, type StepBudget } from './step-budget';
+import { stepInput, type StepInputFile } from './step-input';
 
 export interface StepInvocation {
   jobId: string;
@@ -64,8 +65,8 @@ export interface StepWorkInput {
   fileType: FileType;
   /** The file the step works on, as the preceding steps left it. */
   inputFile: StoredArtifact;
-  /** That file, downloaded. */
-  inputPath: string;
+  /** That file: downloaded when the worker asks (`input.local()`), or read in ranges (`input.read`). */
+  input: StepInputFile;
   /** A private directory for outputs; removed after the step. */
   workDir: string;
   /** The invocation's time: the work must be done by `budget.workDeadline`. */
@@ -251,57 +252,14 @@ async function execute(
   workDir: string,
   budget: StepBudget,
 ): Promise<{ outcome: Outcome } | { batches: unknown[] } | null> {
-  const { inputFile, inputPath } = await downloadInput(s, graph, task, step, workDir, budget);
-  const work = await worker.run({ services: s, graph, job: graph.job, task, step, fileType: task.fileType ?? 'other', inputFile, inputPath, workDir, budget });
+  const { inputFile, input } = stepInput(s, graph, task, step, workDir, budget);
+  const work = await worker.run({ services: s, graph, job: graph.job, task, step, fileType: task.fileType ?? 'other', inputFile, input, workDir, budget });
   if ('deferred' in work) {
     await putBatchPlan(s.blobs, graph.job.accountId, step, { batchCount: work.batches.length, carry: work.carry });
     return { batches: work.batches };
   }
   const stored = await storeOutputs(s, graph.job.accountId, step, work.outputs, budget);
   return completeStep(s, graph.job.accountId, step, { ...work, summary: withStorageNote(work.summary, stored.left) }, stored, worker.name);
-}
-
-/** Below this much time an engine is not started: the step ends with a sentence instead. */
-const MIN_ENGINE_MS = 1_000;
-
-/**
- * An engine's time limit within the step: its own limit or what is left of the
- * step's work time, whichever is less; a sentence when nothing useful is left.
- */
-export function engineTimeoutMs(budget: StepBudget, ownLimitMs: number, what: string): number {
-  const left = budget.workLeftMs();
-  if (left < MIN_ENGINE_MS) throw new UnprocessableFileError(`${what} could not start: the step had no time left for it of its ${seconds(budget.workMs)} s. Send the file again; if this happens again, split it into smaller files.`);
-  return Math.min(ownLimitMs, left);
-}
-
-/**
- * Ends the step with a sentence when its work is not done by the work deadline.
- * The work itself is only abandoned here: what can be stopped (an engine
- * thread) must be given the time left (`budget.workLeftMs()`) as its own limit.
- */
-export async function withinWorkBudget<T>(budget: StepBudget, work: Promise<T>, what: string): Promise<T> {
-  const ended = await within(work, budget.workDeadline, budget.now);
-  if (!ended.done) throw new UnprocessableFileError(`${what} did not finish within the ${seconds(budget.workMs)} s the step has for it. Simplify the file or split it into smaller files, and send it again.`);
-  return ended.value;
-}
-
-/** The file the step works on, as the steps before it left it, in the scratch dir. */
-export async function downloadInput(
-  s: Services,
-  graph: JobGraph,
-  task: TaskRecord,
-  step: StepRecord,
-  workDir: string,
-  budget?: StepBudget,
-): Promise<{ inputFile: StoredArtifact; inputPath: string }> {
-  const inputFile = inputFileOf(graph, task, step);
-  if (!inputFile) throw new Error(`task ${task.id} has no ingested source`);
-  const ext = splitFileName(inputFile.fileName).ext;
-  const inputPath = join(workDir, ext ? `input.${ext}` : 'input');
-  const download = s.blobs.downloadToFile(inputFile.key, inputPath);
-  if (budget) await withinWorkBudget(budget, download, 'Reading the file from storage');
-  else await download;
-  return { inputFile, inputPath };
 }
 
 export interface StoredOutputs {

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import type { ValidateStepResult } from '../domain/step-results';
 import { validateGuarded, validateLimits } from '../engine/guard/validate-guarded';
-import { engineTimeoutMs, runStep, withinWorkBudget, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import { engineTimeoutMs, withinWorkBudget } from './work-budget';
 import type { InvocationContext } from './step-budget';
 import { validateProfiles } from './step-params';
 import { derivedFileName } from '../domain/file-names';
@@ -17,7 +18,8 @@ import { sourceFileName } from './task-graph';
 
 export const validateWorker: StepWorker = {
   name: 'validate',
-  async run({ services, task, step, inputPath, workDir, budget }) {
+  async run({ services, task, step, input, workDir, budget }) {
+    const inputPath = await input.local();
     const profiles = validateProfiles(step);
     // An unreadable or password-protected file, or one that exhausts the budget
     // (the configured one, or what is left of the step's, whichever is less)

@@ -57,12 +57,14 @@ const [indexUrl, inputPath, workDir, slowPath] = process.argv.slice(1);
 const { preflightWorker } = await import(indexUrl);
 const config = { preflightTimeoutSeconds: 60, engineMaxHeapMb: 512, engineMaxStreamMb: 256, engineMaxDecodedMb: 4096 };
 const step = { id: 'step_1', type: 'preflight', params: {} };
+// The step's input file as step-input.ts gives one: downloaded (here: already on disk), or read in ranges.
+const fileInput = async (path) => { const { readFile, stat } = await import('node:fs/promises'); const { size } = await stat(path); return { size, local: async () => path, read: async (offset, length) => (await readFile(path)).subarray(offset, offset + length) }; };
 // A step's time budget as step-runner.ts gives one (lambdas/steps/step-budget.ts).
 const budget = (ms) => { const end = Date.now() + ms; return { totalMs: ms, workMs: ms, workDeadline: end, storeDeadline: end, now: Date.now, workLeftMs: () => Math.max(0, end - Date.now()), storeLeftMs: () => Math.max(0, end - Date.now()) }; };
-const work = (timeoutSeconds, path = inputPath) => preflightWorker.run({
+const work = async (timeoutSeconds, path = inputPath) => preflightWorker.run({
   services: { config: { ...config, preflightTimeoutSeconds: timeoutSeconds } },
   graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
-  task: { id: 'task_1', name: 'flyer.pdf' }, step, fileType: 'pdf', inputPath: path, workDir, budget: budget(300_000),
+  task: { id: 'task_1', name: 'flyer.pdf' }, step, fileType: 'pdf', input: await fileInput(path), workDir, budget: budget(300_000),
 });
 const done = await work(60);
 const stopped = await work(0.001, slowPath).then(() => null, (e) => ({ name: e.name, message: e.message }));
@@ -98,12 +100,14 @@ const [indexUrl, inputPath, workDir, slowPath] = process.argv.slice(1);
 const { validateWorker } = await import(indexUrl);
 const config = { validateTimeoutSeconds: 60, engineMaxHeapMb: 512, engineMaxStreamMb: 256, engineMaxDecodedMb: 4096 };
 const step = { id: 'step_1', type: 'validate', params: { profile: ['2b', 'ua1'] } };
+// The step's input file as step-input.ts gives one: downloaded (here: already on disk), or read in ranges.
+const fileInput = async (path) => { const { readFile, stat } = await import('node:fs/promises'); const { size } = await stat(path); return { size, local: async () => path, read: async (offset, length) => (await readFile(path)).subarray(offset, offset + length) }; };
 // A step's time budget as step-runner.ts gives one (lambdas/steps/step-budget.ts).
 const budget = (ms) => { const end = Date.now() + ms; return { totalMs: ms, workMs: ms, workDeadline: end, storeDeadline: end, now: Date.now, workLeftMs: () => Math.max(0, end - Date.now()), storeLeftMs: () => Math.max(0, end - Date.now()) }; };
-const work = (timeoutSeconds, path = inputPath) => validateWorker.run({
+const work = async (timeoutSeconds, path = inputPath) => validateWorker.run({
   services: { config: { ...config, validateTimeoutSeconds: timeoutSeconds } },
   graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
-  task: { id: 'task_1', name: 'flyer.pdf' }, step, fileType: 'pdf', inputPath: path, workDir, budget: budget(300_000),
+  task: { id: 'task_1', name: 'flyer.pdf' }, step, fileType: 'pdf', input: await fileInput(path), workDir, budget: budget(300_000),
 });
 const done = await work(60);
 const stopped = await work(0.001, slowPath).then(() => null, (e) => ({ name: e.name, message: e.message }));
@@ -146,11 +150,13 @@ const mod = await import(indexUrl);
 const config = { preflightTimeoutSeconds: 60, engineMaxHeapMb: 512, engineMaxStreamMb: 256, engineMaxDecodedMb: 4096 };
 const step = mode === 'previews' ? { id: 'step_1', type: 'previews', params: { format: 'png', dpi: 36 } } : { id: 'step_1', type: 'preflight', params: { profileId: 'gwg-sheetfed-cmyk' } };
 const worker = mode === 'previews' ? mod.previewsWorker : mod.preflightWorker;
+// The step's input file as step-input.ts gives one: downloaded (here: already on disk), or read in ranges.
+const fileInput = async (path) => { const { readFile, stat } = await import('node:fs/promises'); const { size } = await stat(path); return { size, local: async () => path, read: async (offset, length) => (await readFile(path)).subarray(offset, offset + length) }; };
 // A step's time budget as step-runner.ts gives one (lambdas/steps/step-budget.ts).
 const budget = (ms) => { const end = Date.now() + ms; return { totalMs: ms, workMs: ms, workDeadline: end, storeDeadline: end, now: Date.now, workLeftMs: () => Math.max(0, end - Date.now()), storeLeftMs: () => Math.max(0, end - Date.now()) }; };
 const result = await worker.run({
   services: { config }, graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
-  task: { id: 'task_1', name: 'file.pdf' }, step, fileType: 'pdf', inputPath, workDir, budget: budget(300_000),
+  task: { id: 'task_1', name: 'file.pdf' }, step, fileType: 'pdf', input: await fileInput(inputPath), workDir, budget: budget(300_000),
 });
 console.log(JSON.stringify(result.outputs.map((o) => o.artifact.role + (o.artifact.page ? ':' + o.artifact.page : ''))));
 process.exit(0);

@@ -49,7 +49,7 @@ export async function trimImages(pdfPath: string, opts: { dpi?: number; maxPages
   try {
     const cropped = path.join(outDir, 'trimmed.pdf');
     await writeFile(cropped, await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
-    const rendered = await renderPreviews({ path: cropped, fileType: 'pdf', params: { format: 'png', dpi, pages: `1-${pages.length}`, thumbnail: false }, outDir });
+    const rendered = await renderPreviews({ file: cropped, fileType: 'pdf', params: { format: 'png', dpi, pages: `1-${pages.length}`, thumbnail: false }, outDir });
     const out: TrimImage[] = [];
     for (const image of rendered.images) {
       const { data, info } = await sharp(image.path).flatten({ background: '#ffffff' }).removeAlpha().raw().toBuffer({ resolveWithObject: true });

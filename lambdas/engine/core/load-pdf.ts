@@ -99,6 +99,11 @@ export async function openPdfFile(path: string, options: OpenOptions = {}): Prom
   return openSource(new FileSource(path), undefined);
 }
 
+/** A PDF read from `source`, which the returned document owns (closes with `pdf.source.close()`). */
+export async function openPdfSource(source: ByteSource): Promise<OpenedPdf> {
+  return openSource(source, undefined);
+}
+
 export async function openPdfBytes(bytes: Uint8Array): Promise<OpenedPdf> {
   return openSource(new MemorySource(bytes), bytes);
 }

@@ -11,13 +11,22 @@
 import { mkdir } from 'node:fs/promises';
 import { MAX_PIXELS_PER_PAGE, readOptions, type PreviewOptions } from './options';
 import { budgetUntil, renderPdfBatch, renderPdfPreviews } from './render-pdf';
+import type { RangedFile } from './page-sources';
 import { renderRasterPreviews } from './render-raster';
 import type { PageBatch, PageFailureNote, PreviewImage } from './types';
 
 export type { PageBatch, PageFailureNote, PreviewImage } from './types';
+export type { RangedFile } from './page-sources';
+
+/** A file in storage: a PDF is read in ranges (RangedFile), an image file is downloaded first. */
+export interface StoredFile extends RangedFile {
+  /** The whole file on disk (downloaded on the first call). */
+  download(): Promise<string>;
+}
 
 export interface PreviewsInput {
-  path: string;
+  /** A file on disk, or one in storage. */
+  file: string | StoredFile;
   fileType: 'pdf' | 'raster';
   params: Record<string, unknown>;
   outDir: string;
@@ -56,10 +65,10 @@ export async function planPreviews(input: PreviewsInput, batchPages: number): Pr
   const o = readOptions(input.params);
   await mkdir(input.outDir, { recursive: true });
   if (input.fileType === 'raster') {
-    const outcome = await renderRasterPreviews(input.path, o, input.outDir);
+    const outcome = await renderRasterPreviews(typeof input.file === 'string' ? input.file : await input.file.download(), o, input.outDir);
     return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
   }
-  const outcome = await renderPdfPreviews(input.path, o, input.outDir, budgetUntil(input.deadline), undefined, batchPages);
+  const outcome = await renderPdfPreviews(input.file, o, input.outDir, budgetUntil(input.deadline), undefined, batchPages);
   if ('batches' in outcome) return { kind: 'batched', batches: outcome.batches, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
   return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
 }
@@ -69,7 +78,7 @@ export async function renderPreviewBatch(input: PreviewsInput, batch: PageBatch)
   if (input.fileType !== 'pdf') throw new Error('Only PDF previews are rendered in batches');
   const o = readOptions(input.params);
   await mkdir(input.outDir, { recursive: true });
-  return renderPdfBatch(input.path, o, input.outDir, batch, budgetUntil(input.deadline));
+  return renderPdfBatch(input.file, o, input.outDir, batch, budgetUntil(input.deadline));
 }
 
 function runtimeParamsOf(o: PreviewOptions, pages: number[]): Record<string, unknown> {

@@ -34,10 +34,9 @@ export async function renderPdfiumPage(
   layers?: LayerHiddenAnnotations,
 ): Promise<PreviewImage> {
   const background = await backgroundArgb(o.background);
-  const hidden = layers ? await layers.forPage(pageNo) : undefined;
   let pixels: RgbaPixels;
   try {
-    pixels = doc.renderPage(
+    pixels = await doc.renderPage(
       pageNo,
       (wPt, hPt) => {
         const size = targetSize(wPt, hPt, o);
@@ -46,7 +45,7 @@ export async function renderPdfiumPage(
         return size;
       },
       background,
-      hidden,
+      layers ? (layered) => layers.forPage(pageNo, layered) : undefined,
     );
   } catch (e) {
     if (e instanceof PdfiumPageUnreadable) throw new PageFailure(`Page ${pageNo} could not be read; its page object is damaged.`);

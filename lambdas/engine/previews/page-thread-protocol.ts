@@ -13,11 +13,18 @@ export const PAGE_THREAD = 'previews-pdf';
 /** PDFium renders; pdf.js is the fallback for files PDFium refuses to open (and the benchmark's comparison). */
 export type Renderer = 'pdfium' | 'pdfjs';
 
+/**
+ * Where a thread reads the document from: a file on disk, or the calling
+ * thread, which serves reads from storage over a channel of its own for each
+ * thread (core/reader/shared-source.ts). Either way each thread reads only
+ * what it needs; nothing is copied between threads.
+ */
+export type PageSource = { path: string } | { channel: SharedArrayBuffer; size: number };
+
 export type PageThreadInput =
   | {
       op: 'open';
-      /** The file on disk; each thread reads what it needs of it, nothing is copied between threads. */
-      path: string;
+      source: PageSource;
       /** Default pdfium. */
       renderer?: Renderer;
       /** Whether a file PDFium refuses goes to pdf.js; default true (the benchmark turns it off to measure PDFium alone). */

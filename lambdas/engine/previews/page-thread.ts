@@ -1,6 +1,7 @@
 /**
- * A render thread: opens the PDF once, by its path, then renders the pages it
- * is handed, one at a time, each to an image file in the out dir. The calling
+ * A render thread: opens the PDF once, from a file on disk or from the bytes
+ * the calling thread serves (page-thread-protocol.ts PageSource), then
+ * renders the pages it is handed, one at a time, each to an image file in the out dir. The calling
  * side is render-pool.ts.
  *
  * The renderer is PDFium (pdfium.ts, page-render-pdfium.ts), which reads the
@@ -21,15 +22,16 @@
  * are in page-thread-protocol.ts.
  */
 import '../../platform/polyfills';
-import { readFile } from 'node:fs/promises';
 import { isMainThread, threadId, workerData } from 'node:worker_threads';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { FileSource, type ByteSource } from '../core/reader/byte-source';
+import { SharedSource } from '../core/reader/shared-source';
 import { isEngineThreadFor } from '../guard/engine-thread-protocol';
 import { serveEngineRequests } from '../guard/serve-engine-requests';
 import { PageFailure, RENDER_FAILED } from './page-failure';
 import { LayerHiddenAnnotations } from './layer-hidden-annotations';
 import { renderPdfiumPage } from './page-render-pdfium';
-import { PAGE_THREAD, type PageThreadInput, type PageThreadOutput, type Renderer } from './page-thread-protocol';
+import { PAGE_THREAD, type PageSource, type PageThreadInput, type PageThreadOutput, type Renderer } from './page-thread-protocol';
 import { discardPdfium, isPdfiumCrash, PdfiumDocument, PdfiumRefused, pdfiumMemoryBytes } from './pdfium';
 
 /**
@@ -41,6 +43,8 @@ const KEEP_WARM_MAX_BYTES = 512 * 1024 * 1024;
 type Open = { renderer: 'pdfium'; doc: PdfiumDocument } | { renderer: 'pdfjs'; doc: PDFDocumentProxy };
 
 let open: Open | undefined;
+/** The open document's bytes, read by PDFium and the layer reader (pdf.js read them whole). */
+let source: ByteSource | undefined;
 /** For PDFium: which annotations a hidden layer keeps from printing (PDFium does not look). */
 let layers: LayerHiddenAnnotations | undefined;
 let stall = new Set<number>();
@@ -55,9 +59,18 @@ async function serve(input: PageThreadInput): Promise<PageThreadOutput> {
     stall = new Set();
     if (previous?.renderer === 'pdfium') previous.doc.close();
     else await previous?.doc.destroy();
+    source?.close();
+    source = undefined;
     if (input.op === 'close') return { op: 'close', retire: (await pdfiumMemoryBytes()) > KEEP_WARM_MAX_BYTES };
-    open = await openDocument(input.path, input.renderer ?? 'pdfium', input.fallback ?? true);
-    if (open.renderer === 'pdfium') layers = new LayerHiddenAnnotations(input.path);
+    source = sourceOf(input.source);
+    try {
+      open = await openDocument(source, input.renderer ?? 'pdfium', input.fallback ?? true);
+    } catch (e) {
+      source.close();
+      source = undefined;
+      throw e;
+    }
+    if (open.renderer === 'pdfium') layers = new LayerHiddenAnnotations(source);
     stall = new Set(input.stallPages ?? []);
     return { op: 'open', numPages: open.doc.numPages, renderer: open.renderer };
   }
@@ -72,28 +85,43 @@ async function serve(input: PageThreadInput): Promise<PageThreadOutput> {
         : await (await import('./page-render')).renderPage(current.doc, input.page, input.options, input.role, input.outDir);
     return { op: 'render', ok: true, image, threadId };
   } catch (e) {
+    // A page that could not be read because storage failed is not the file's fault: the step fails, and is retried.
+    throwStorageFailure();
     if (e instanceof PageFailure) return { op: 'render', ok: false, reason: e.message, threadId };
     if (current.renderer === 'pdfium' && isPdfiumCrash(e)) {
       // The page made PDFium trap or abort: that page fails, and the document is opened again in a fresh instance for the next.
       current.doc.abandon();
       discardPdfium();
-      open = { renderer: 'pdfium', doc: await PdfiumDocument.open(current.doc.path) };
+      open = { renderer: 'pdfium', doc: await PdfiumDocument.open(current.doc.source) };
       return { op: 'render', ok: false, reason: RENDER_FAILED, threadId };
     }
     throw e;
   }
 }
 
-async function openDocument(path: string, renderer: Renderer, fallback: boolean): Promise<Open> {
+function sourceOf(from: PageSource): ByteSource {
+  return 'path' in from ? new FileSource(from.path) : new SharedSource(from.channel, from.size);
+}
+
+/** Storage (through the calling thread) failed to deliver bytes: that error, not the renderer's view of the missing bytes. */
+function throwStorageFailure(): void {
+  if (source instanceof SharedSource && source.failure) throw source.failure;
+}
+
+async function openDocument(from: ByteSource, renderer: Renderer, fallback: boolean): Promise<Open> {
   if (renderer === 'pdfium') {
     try {
-      return { renderer: 'pdfium', doc: await PdfiumDocument.open(path) };
+      return { renderer: 'pdfium', doc: await PdfiumDocument.open(from) };
     } catch (e) {
+      throwStorageFailure();
       if (!(e instanceof PdfiumRefused) || !fallback) throw e;
     }
   }
   const pdfjs = await import('./page-render');
-  return { renderer: 'pdfjs', doc: await pdfjs.openDocument(new Uint8Array(await readFile(path))) };
+  // pdf.js reads the whole file: a copy, since pdf.js takes ownership of what it is given.
+  const whole = from.read(0, from.size);
+  throwStorageFailure();
+  return { renderer: 'pdfjs', doc: await pdfjs.openDocument(whole.byteOffset === 0 && whole.length === whole.buffer.byteLength ? whole : whole.slice()) };
 }
 
 // Neither renderer decodes through the guard: its decode limits (and pdf-lib) have no part here.

@@ -3,11 +3,13 @@
  * instance per thread, documents opened lazily from a file on disk.
  *
  * - Lazy loading: a document is opened with FPDF_LoadCustomDocument and an
- *   FPDF_FILEACCESS whose m_GetBlock reads the blocks PDFium asks for from the
- *   file with fs.readSync. Opening reads the trailer, the cross-reference
- *   table and the catalog; rendering a page reads that page's objects and
- *   nothing else, so the first pages of a 500 MB file cost what they weigh,
- *   not what the file weighs. `bytesRead` counts what was read (tests).
+ *   FPDF_FILEACCESS whose m_GetBlock reads the blocks PDFium asks for from a
+ *   ByteSource (core/reader/byte-source.ts): a file on disk, or the step's
+ *   storage through the thread that serves it (core/reader/shared-source.ts).
+ *   Opening reads the trailer, the cross-reference table and the catalog;
+ *   rendering a page reads that page's objects and nothing else, so the first
+ *   pages of a 500 MB file cost what they weigh, not what the file weighs.
+ *   `bytesRead` counts what was read (tests).
  * - m_GetBlock is a JavaScript function added to the module's function table
  *   (addFunction, signature 'iiiii': int(void*, unsigned long, unsigned char*,
  *   unsigned long), all i32 in wasm32; the module allows table growth). wasm32's
@@ -18,10 +20,11 @@
  *   Lambda bundle ships it there, lib/bundling/copy-runtime-files.mjs), else
  *   from the installed @embedpdf/pdfium package (development, tests).
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
+import { FileSource, type ByteSource } from '../core/reader/byte-source';
 
 /** FPDF_GetLastError codes (fpdfview.h), and ours for a file PDFium cannot address. */
 export const PDFIUM_ERRORS = { UNKNOWN: 1, FILE: 2, FORMAT: 3, PASSWORD: 4, SECURITY: 5, PAGE: 6, FILE_TOO_LARGE: 1001 } as const;
@@ -46,6 +49,8 @@ const FPDF_ANNOT_WIDGET = 20;
 const FORMTYPE_NONE = 0;
 
 const MAX_FILE_BYTES = 2 ** 32 - 1;
+
+const NONE_HIDDEN: ReadonlySet<number> = new Set();
 
 let loading: Promise<WrappedPdfiumModule> | undefined;
 
@@ -82,9 +87,10 @@ export class PdfiumDocument {
   private closed = false;
 
   private constructor(
-    readonly path: string,
+    /** What the document is read from; closed with the document when it was opened from a path. */
+    readonly source: ByteSource,
+    private readonly ownsSource: boolean,
     private readonly m: WrappedPdfiumModule,
-    private readonly fd: number,
     private readonly fileAccess: number,
     private readonly getBlock: number,
     private doc: number,
@@ -92,8 +98,12 @@ export class PdfiumDocument {
     this.numPages = m.FPDF_GetPageCount(doc);
   }
 
-  /** Opens the file at `path`; refuses with PdfiumRefused when PDFium cannot. */
-  static async open(path: string): Promise<PdfiumDocument> {
+  /**
+   * Opens the document at `path` (read and closed by the document) or in
+   * `source` (read, left open: the caller owns it); refuses with
+   * PdfiumRefused when PDFium cannot.
+   */
+  static async open(from: string | ByteSource): Promise<PdfiumDocument> {
     const m = await pdfium();
     // A fresh library per document: PDFium keeps font substitution state between
     // documents, and a substituted font rendered differently the first time and
@@ -101,10 +111,13 @@ export class PdfiumDocument {
     // One document at a time per thread, so nothing else is open here.
     m.FPDF_DestroyLibrary();
     m.PDFiumExt_Init();
-    const fd = openSync(path, 'r');
-    const size = fstatSync(fd).size;
-    if (size > MAX_FILE_BYTES) {
-      closeSync(fd);
+    const owns = typeof from === 'string';
+    const source = typeof from === 'string' ? new FileSource(from) : from;
+    const release = () => {
+      if (owns) source.close();
+    };
+    if (source.size > MAX_FILE_BYTES) {
+      release();
       throw new PdfiumRefused(PDFIUM_ERRORS.FILE_TOO_LARGE);
     }
     let opened: PdfiumDocument | undefined;
@@ -112,10 +125,11 @@ export class PdfiumDocument {
     const read = (_param: number, position: number, buf: number, length: number): number => {
       try {
         // Unsigned in C; i32 here. HEAPU8 is looked up on every call: memory growth replaces it.
-        const n = readSync(fd, heap(P), buf >>> 0, length >>> 0, position >>> 0);
-        if (opened) opened.bytesRead += n;
-        else pending += n;
-        return n === length >>> 0 ? 1 : 0;
+        const bytes = source.read(position >>> 0, length >>> 0);
+        heap(P).set(bytes, buf >>> 0);
+        if (opened) opened.bytesRead += bytes.length;
+        else pending += bytes.length;
+        return bytes.length === length >>> 0 ? 1 : 0;
       } catch {
         return 0;
       }
@@ -124,7 +138,7 @@ export class PdfiumDocument {
     const getBlock = P.addFunction(read, 'iiiii');
     // FPDF_FILEACCESS { unsigned long m_FileLen; m_GetBlock; void* m_Param; }: three i32.
     const fileAccess = P.wasmExports.malloc(12);
-    P.setValue(fileAccess, size, 'i32');
+    P.setValue(fileAccess, source.size, 'i32');
     P.setValue(fileAccess + 4, getBlock, 'i32');
     P.setValue(fileAccess + 8, 0, 'i32');
     const doc = m.FPDF_LoadCustomDocument(fileAccess, '');
@@ -132,10 +146,10 @@ export class PdfiumDocument {
       const code = m.FPDF_GetLastError();
       P.wasmExports.free(fileAccess);
       P.removeFunction(getBlock);
-      closeSync(fd);
+      release();
       throw new PdfiumRefused(code || PDFIUM_ERRORS.UNKNOWN);
     }
-    opened = new PdfiumDocument(path, m, fd, fileAccess, getBlock, doc);
+    opened = new PdfiumDocument(source, owns, m, fileAccess, getBlock, doc);
     opened.bytesRead = pending;
     if (m.FPDF_GetFormType(doc) !== FORMTYPE_NONE) opened.startForms();
     return opened;
@@ -161,10 +175,20 @@ export class PdfiumDocument {
    * MediaBox, /Rotate applied, as pdf.js' viewport gives it; PDFium ignores
    * UserUnit) and returns the pixel size, or throws to refuse the page. The
    * page is loaded (its content parsed) once, for both.
+   *
+   * `hiddenAmong` is asked, only when some of the page's annotations belong
+   * to a layer (have /OC), which of those positions in /Annots are hidden
+   * (layer-hidden-annotations.ts): most pages have none, and are drawn
+   * without the layer reader ever being loaded.
    * Throws PdfiumPageUnreadable when the page object cannot be loaded, and
    * PdfiumOutOfMemory when the bitmap cannot be allocated.
    */
-  renderPage(pageNo: number, fit: (width: number, height: number) => { width: number; height: number }, background: number, hidden: ReadonlySet<number> = new Set()): RgbaPixels {
+  async renderPage(
+    pageNo: number,
+    fit: (width: number, height: number) => { width: number; height: number },
+    background: number,
+    hiddenAmong?: (layered: number[]) => Promise<ReadonlySet<number>>,
+  ): Promise<RgbaPixels> {
     const m = this.m;
     const P = m.pdfium;
     const page = m.FPDF_LoadPage(this.doc, pageNo - 1);
@@ -173,6 +197,8 @@ export class PdfiumDocument {
     let formPage = false;
     try {
       const { width, height } = fit(m.FPDF_GetPageWidthF(page), m.FPDF_GetPageHeightF(page));
+      const layered = hiddenAmong ? this.annotationsInLayers(page) : [];
+      const hidden = layered.length > 0 ? await hiddenAmong!(layered) : NONE_HIDDEN;
       bitmap = m.FPDFBitmap_CreateEx(width, height, FPDFBITMAP_BGRA, 0, 0);
       if (!bitmap) throw new PdfiumOutOfMemory(pageNo);
       this.dropAnnotationsThatDoNotPrint(page, hidden);
@@ -198,6 +224,19 @@ export class PdfiumDocument {
       if (formPage) m.FORM_OnBeforeClosePage(page, this.form);
       m.FPDF_ClosePage(page);
     }
+  }
+
+  /** Positions in the page's /Annots of the annotations that name a layer (/OC). */
+  private annotationsInLayers(page: number): number[] {
+    const m = this.m;
+    const layered: number[] = [];
+    for (let i = 0, n = m.FPDFPage_GetAnnotCount(page); i < n; i++) {
+      const annot = m.FPDFPage_GetAnnot(page, i);
+      if (!annot) continue;
+      if (m.FPDFAnnot_HasKey(annot, 'OC')) layered.push(i);
+      m.FPDFPage_CloseAnnot(annot);
+    }
+    return layered;
   }
 
   /**
@@ -232,7 +271,7 @@ export class PdfiumDocument {
   abandon(): void {
     if (this.closed) return;
     this.closed = true;
-    closeSync(this.fd);
+    if (this.ownsSource) this.source.close();
   }
 
   close(): void {
@@ -245,7 +284,7 @@ export class PdfiumDocument {
     this.doc = 0;
     m.pdfium.wasmExports.free(this.fileAccess);
     m.pdfium.removeFunction(this.getBlock);
-    closeSync(this.fd);
+    if (this.ownsSource) this.source.close();
   }
 }
 

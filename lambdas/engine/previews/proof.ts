@@ -90,7 +90,7 @@ export async function renderProofs(input: { path: string; report: PreflightRepor
   const plans = planProofs(input.report);
   if (plans.length === 0) return { images: [], failures: [] };
   const rendered = await renderPreviews({
-    path: input.path,
+    file: input.path,
     fileType: 'pdf',
     params: { format: 'png', width: PROOF_PX, height: PROOF_PX, pages: plans.map((p) => p.page).join(','), thumbnail: false },
     outDir: join(input.outDir, 'proof-pages'),

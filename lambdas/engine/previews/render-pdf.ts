@@ -1,7 +1,7 @@
 /**
  * PDF pages → image files, rendered by a pool of threads (render-pool.ts,
- * page-thread.ts) from the file at a path: PDFium reads only what the pages
- * need, pdf.js (the fallback) reads it whole. Each page is rendered on its own: a page that is too large
+ * page-thread.ts) from a file on disk or in storage (RangedFile): PDFium reads
+ * only what the pages need, pdf.js (the fallback) reads it whole. Each page is rendered on its own: a page that is too large
  * for the pixel budget, throws, or takes too long fails alone with a reason,
  * and the others are delivered.
  *
@@ -11,6 +11,7 @@
  * renderPdfBatch.
  */
 import { selectionFailures, selectPages, THUMBNAIL_PX, type PreviewOptions } from './options';
+import type { RangedFile } from './page-sources';
 import { RenderPool, type PageJob, type RenderPoolOptions } from './render-pool';
 import type { PageBatch, PageFailureNote, PreviewImage, PreviewOutcome } from './types';
 
@@ -43,9 +44,9 @@ export interface BatchPlan {
   pages: number[];
 }
 
-export function renderPdfPreviews(path: string, o: PreviewOptions, outDir: string, budget?: RenderBudget, pool?: RenderPoolOptions): Promise<PreviewOutcome>;
+export function renderPdfPreviews(file: string | RangedFile, o: PreviewOptions, outDir: string, budget?: RenderBudget, pool?: RenderPoolOptions): Promise<PreviewOutcome>;
 export function renderPdfPreviews(
-  path: string,
+  file: string | RangedFile,
   o: PreviewOptions,
   outDir: string,
   budget: RenderBudget | undefined,
@@ -57,14 +58,14 @@ export function renderPdfPreviews(
  * the plan of batches without rendering anything.
  */
 export async function renderPdfPreviews(
-  path: string,
+  file: string | RangedFile,
   o: PreviewOptions,
   outDir: string,
   budget: RenderBudget = defaultBudget(),
   pool: RenderPoolOptions = {},
   batchPages = Infinity,
 ): Promise<PreviewOutcome | BatchPlan> {
-  const renderer = await RenderPool.open(path, pool);
+  const renderer = await RenderPool.open(file, pool);
   try {
     const { pages, failures } = selection(o, renderer.numPages);
     if (pages.length > batchPages) return { batches: splitIntoBatches(pages, batchPages, o.thumbnail), failures, pages };
@@ -77,14 +78,14 @@ export async function renderPdfPreviews(
 
 /** Renders one planned batch: its pages, and the thumbnail when the batch carries it. */
 export async function renderPdfBatch(
-  path: string,
+  file: string | RangedFile,
   o: PreviewOptions,
   outDir: string,
   batch: PageBatch,
   budget: RenderBudget = defaultBudget(),
   pool: RenderPoolOptions = {},
 ): Promise<{ images: PreviewImage[]; failures: PageFailureNote[] }> {
-  const renderer = await RenderPool.open(path, pool);
+  const renderer = await RenderPool.open(file, pool);
   try {
     // The plan came from this same file, so every page exists; a page that does not is reported, not rendered.
     const pages = batch.pages.filter((p) => p >= 1 && p <= renderer.numPages);

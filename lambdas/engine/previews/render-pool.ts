@@ -1,10 +1,16 @@
 /**
  * A few render threads (page-thread.ts) working through one document's pages
- * in parallel. Each thread opens the document once, by its path (PDFium reads
- * only the parts of the file the pages need; nothing is copied between
- * threads), and renders the pages it is handed; the pool hands out pages in order as threads become free and
- * collects the results by page, so the output order does not depend on which
- * thread was faster.
+ * in parallel. Each thread opens the document once and renders the pages it
+ * is handed; the pool hands out pages in order as threads become free (a
+ * thread still starting takes pages once it is ready; no page waits for it)
+ * and collects the results by page, so the output order does not depend on
+ * which thread was faster.
+ *
+ * The document is a file on disk, or a file in storage read in ranges, which
+ * this thread serves to the render threads (page-sources.ts): rendering pages
+ * 1–3 of a 500 MB file fetches those pages' objects and not the file. Either
+ * way PDFium reads only the parts the pages need, and nothing is copied
+ * between threads.
  *
  * The per-page time limit is enforced by ending the thread (a stuck page would
  * otherwise keep burning a core until the function dies); a thread that reaches
@@ -29,6 +35,7 @@ import { UnprocessableFileError } from '../../domain/errors';
 import { EngineOutOfMemory, EngineThread, EngineTimeout } from '../guard/engine-thread';
 import { isEngineThreadFor } from '../guard/engine-thread-protocol';
 import type { PreviewOptions } from './options';
+import { PageSources, type RangedFile } from './page-sources';
 import { PAGE_THREAD, type PageThreadInput, type PageThreadOutput, type Renderer } from './page-thread-protocol';
 import type { PreviewImage } from './types';
 
@@ -43,6 +50,7 @@ import type { PreviewImage } from './types';
  */
 const PAGE_THREAD_URL = import.meta.url.endsWith('.ts') ? new URL('./page-thread.ts', import.meta.url).href : import.meta.url;
 if (isEngineThreadFor(PAGE_THREAD, isMainThread, workerData)) void import('./page-thread');
+
 
 export interface RenderPoolOptions {
   /** Render threads at most; default: the cores available, at most MAX_THREADS. */
@@ -81,14 +89,22 @@ const heapLimitOf = new WeakMap<EngineThread, number>();
 const whenEnded = new WeakMap<EngineThread, () => void>();
 /** Every render thread not yet ended, busy or idle. */
 const alive = new Set<EngineThread>();
+/** Threads being started, by open pools or by pools closed before the thread was ready. */
+const starting = new Set<Promise<void>>();
 
 /** Render threads alive now, busy or warm (tests: a stopped page's thread must be gone). */
 export function renderThreadsAlive(): number {
   return alive.size;
 }
 
-/** Ends the warm threads (tests, and a process about to exit on purpose). */
+/** Tests: settles when every thread being started has been started (and, for a closed pool, handed back). */
+export async function renderThreadsSettled(): Promise<void> {
+  while (starting.size > 0) await Promise.all([...starting]);
+}
+
+/** Ends the warm threads (tests, and a process about to exit on purpose), after those still being started. */
 export async function endIdleRenderThreads(): Promise<void> {
+  await renderThreadsSettled();
   await Promise.all(idle.splice(0).map((t) => t.end()));
 }
 
@@ -118,10 +134,16 @@ export class RenderPool {
   /** The renderer the threads opened the document with (pdfjs when PDFium refused it). */
   renderer: Renderer = 'pdfium';
 
+  private readonly sources: PageSources<EngineThread>;
+  /** Threads started and still opening the document. */
+  private readonly opening = new Set<EngineThread>();
+  private closed = false;
+
   private constructor(
-    private readonly path: string,
+    file: string | RangedFile,
     options: RenderPoolOptions,
   ) {
+    this.sources = new PageSources(file);
     this.limits = {
       threads: Math.max(1, Math.floor(options.threads ?? defaultThreadCount())),
       pageTimeoutMs: options.pageTimeoutMs ?? PAGE_TIMEOUT_MS,
@@ -133,11 +155,12 @@ export class RenderPool {
   }
 
   /**
-   * Starts the first thread and opens the document in it. A document that cannot
-   * be opened is refused with UnprocessableFileError and no thread is left behind.
+   * Starts the first thread and opens the document in it: the file at a path,
+   * or a RangedFile. A document that cannot be opened is refused with
+   * UnprocessableFileError and no thread is left behind.
    */
-  static async open(path: string, options: RenderPoolOptions = {}): Promise<RenderPool> {
-    const pool = new RenderPool(path, options);
+  static async open(file: string | RangedFile, options: RenderPoolOptions = {}): Promise<RenderPool> {
+    const pool = new RenderPool(file, options);
     try {
       pool.first = await pool.startThread();
       return pool;
@@ -197,21 +220,38 @@ export class RenderPool {
       }
     };
 
-    // Every thread is ready before the first page is handed out, so pages spread
-    // over all of them from the start (warm threads are ready at once; cold ones
-    // start together, while the first has already opened the document).
+    // The first thread has the document open already; the others start now and
+    // take pages once ready. When every page has been taken and finished before
+    // a thread is ready, nobody waits for it: close() hands it back once it is.
+    let working = 0;
+    let finished!: () => void;
+    const allFinished = new Promise<null>((resolve) => (finished = () => resolve(null)));
+    const serve = async (thread: EngineThread) => {
+      working++;
+      try {
+        await work(thread);
+      } finally {
+        if (--working === 0 && (next >= jobs.length || fault !== undefined)) finished();
+      }
+    };
     const slots = Math.min(this.limits.threads, jobs.length);
     const first = this.first;
     this.first = undefined;
-    const ready = await Promise.all(
-      Array.from({ length: slots }, (_, s) =>
-        s === 0 && first ? first : this.startThread().catch((e: unknown) => {
+    await Promise.all(
+      Array.from({ length: slots }, async (_, s) => {
+        if (s === 0 && first) return serve(first);
+        const starting = this.startThread();
+        starting.catch(() => undefined);
+        let thread: EngineThread | null;
+        try {
+          thread = await Promise.race([starting, allFinished]);
+        } catch (e) {
           retired = e;
-          return undefined;
-        }),
-      ),
+          return;
+        }
+        if (thread) await serve(thread);
+      }),
     );
-    await Promise.all(ready.filter((t) => t !== undefined).map((t) => work(t)));
     if (fault !== undefined) throw fault;
     return results.map((r, i) => r ?? { reason: notRestarted(jobs[i]!.page, retired) });
   }
@@ -233,9 +273,16 @@ export class RenderPool {
    * here: render() waits for every page it started.
    */
   async close(): Promise<void> {
-    const all = [...this.threads];
-    this.threads.clear();
+    this.closed = true;
+    // A thread still opening the document is handed back when it has (startThread).
+    const all = [...this.threads].filter((t) => !this.opening.has(t));
+    for (const t of all) this.threads.delete(t);
     await Promise.all(all.map((t) => this.release(t)));
+  }
+
+  /** Tests and logs: requests made to storage, and bytes fetched, for a RangedFile. */
+  get storageReads(): { requests: number; bytes: number } | null {
+    return this.sources.storageReads;
   }
 
   private async release(thread: EngineThread): Promise<void> {
@@ -248,6 +295,8 @@ export class RenderPool {
         // Ended by the time limit, or dead: not worth keeping.
       }
     }
+    // The thread has closed the document (or is ended): nothing reads through its channel any more.
+    this.sources.release(thread);
     if (retire || !thread.usable || idle.length >= MAX_THREADS) {
       await thread.end();
       return;
@@ -260,25 +309,50 @@ export class RenderPool {
     });
   }
 
-  private async startThread(): Promise<EngineThread> {
+  /** Starts (or takes a warm) thread and opens the document in it; counted in `starting` until it is done. */
+  private startThread(): Promise<EngineThread> {
+    const started = this.openInThread();
+    const settled = started.then(
+      () => undefined,
+      () => undefined,
+    );
+    starting.add(settled);
+    void settled.then(() => starting.delete(settled));
+    return started;
+  }
+
+  private async openInThread(): Promise<EngineThread> {
     const thread = takeIdle(this.limits.maxHeapMb) ?? newThread(this.limits.maxHeapMb);
     this.threads.add(thread);
-    whenEnded.set(thread, () => this.threads.delete(thread));
+    this.opening.add(thread);
+    whenEnded.set(thread, () => {
+      this.threads.delete(thread);
+      this.opening.delete(thread);
+      this.sources.release(thread);
+    });
     try {
       await thread.ready;
       const { renderer, fallback, stallPages } = this.limits;
-      const opened = (await thread.run({ op: 'open', path: this.path, renderer, fallback, stallPages } satisfies PageThreadInput, OPEN_TIMEOUT_MS)) as PageThreadOutput;
+      const source = this.sources.for(thread);
+      const opened = (await thread.run({ op: 'open', source, renderer, fallback, stallPages } satisfies PageThreadInput, OPEN_TIMEOUT_MS)) as PageThreadOutput;
       if (opened.op === 'open') {
         this.numPages = opened.numPages;
         this.renderer = opened.renderer;
       }
-      return thread;
     } catch (e) {
       // A refused document leaves a sound thread: kept warm. A stopped one is ended already.
+      this.opening.delete(thread);
       this.threads.delete(thread);
       await this.release(thread);
       throw e;
     }
+    this.opening.delete(thread);
+    if (this.closed) {
+      // Ready after the pool's pages were all done and the pool closed: handed back at once.
+      this.threads.delete(thread);
+      await this.release(thread);
+    }
+    return thread;
   }
 
   private timeoutSentence(page: number): string {

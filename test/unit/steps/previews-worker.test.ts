@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import sharp from 'sharp';
 import { useWorkerServices } from './support/worker-services';
 import { handler as previews } from '../../../lambdas/steps/previews';
@@ -27,6 +27,37 @@ describe('the previews worker', () => {
     expect([meta.width, meta.height]).toEqual([pages[0]!.width, pages[0]!.height]);
     expect(Math.abs(pages[0]!.width! - 298)).toBeLessThanOrEqual(1);
     expect(step.runtimeParams).toMatchObject({ format: 'png', dpi: 36 });
+  });
+
+  it('reads a PDF from storage in ranges, never downloading it; an image file is downloaded', async () => {
+    const download = vi.spyOn(t.services.blobs, 'downloadToFile');
+    const ranges = vi.spyOn(t.services.blobs, 'readRange');
+    try {
+      const graph = await createTestJob(t.services, { tasks: [{ bytes: await buildPdf({ pages: 2 }), ingested: pdf, steps: [{ type: 'previews', params: { format: 'png', dpi: 18 } }] }] });
+      await expect(previews(stepEvent(graph, 0, 0))).resolves.toMatchObject({ status: 'done' });
+      expect(download).not.toHaveBeenCalled();
+      expect(ranges).toHaveBeenCalled();
+
+      const image = await createTestJob(t.services, {
+        tasks: [{ bytes: await pngBytes({ width: 30, height: 20 }), name: 'photo.png', ingested: { fileType: 'raster', mimeType: 'image/png' }, steps: [{ type: 'previews', params: { thumbnail: false } }] }],
+      });
+      await expect(previews(stepEvent(image, 0, 0))).resolves.toMatchObject({ status: 'done' });
+      expect(download).toHaveBeenCalledTimes(1);
+    } finally {
+      download.mockRestore();
+      ranges.mockRestore();
+    }
+  });
+
+  it('ends in error, and is retried, when storage fails while pages are read: not as a damaged file', async () => {
+    const graph = await createTestJob(t.services, { tasks: [{ bytes: await buildPdf({ pages: 1 }), ingested: pdf, steps: [{ type: 'previews' }] }] });
+    const ranges = vi.spyOn(t.services.blobs, 'readRange').mockRejectedValue(new Error('SlowDown: Please reduce your request rate.'));
+    try {
+      // An unexpected error is recorded and rethrown, so Step Functions retries the step.
+      await expect(previews(stepEvent(graph, 0, 0))).rejects.toThrow(/could not be read from storage \(SlowDown/);
+    } finally {
+      ranges.mockRestore();
+    }
   });
 
   it('renders raster files', async () => {

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { useWorkerServices } from './support/worker-services';
 import { invocationBudget, stepBudget, within } from '../../../lambdas/steps/step-budget';
-import { engineTimeoutMs, runStep, withinWorkBudget, type StepWorker } from '../../../lambdas/steps/step-runner';
+import { runStep, type StepWorker } from '../../../lambdas/steps/step-runner';
+import { engineTimeoutMs, withinWorkBudget } from '../../../lambdas/steps/work-budget';
 import { createTestJob, reload, stepEvent, taskView } from './support/job-fixture';
 
 describe('stepBudget', () => {

@@ -24,8 +24,8 @@ function reportingWorker(name: StepWorker['name'] = 'preflight') {
   const seen: { input: string; workDir: string }[] = [];
   const worker: StepWorker = {
     name,
-    async run({ inputPath, workDir, step }: StepWorkInput) {
-      const input = await readFile(inputPath, 'utf8');
+    async run({ input: file, workDir, step }: StepWorkInput) {
+      const input = await readFile(await file.local(), 'utf8');
       seen.push({ input, workDir });
       const path = join(workDir, 'report.json');
       await writeFile(path, JSON.stringify({ input }));
@@ -44,9 +44,9 @@ function reportingWorker(name: StepWorker['name'] = 'preflight') {
 /** A worker that writes a changed file, the way autofix does. */
 const fixingWorker: StepWorker = {
   name: 'autofix',
-  async run({ inputPath, workDir }) {
+  async run({ input, workDir }) {
     const path = join(workDir, 'fixed.pdf');
-    await writeFile(path, Buffer.concat([await readFile(inputPath), Buffer.from(' + fixed')]));
+    await writeFile(path, Buffer.concat([await readFile(await input.local()), Buffer.from(' + fixed')]));
     return {
       outcome: 'fixed',
       result: { applied: [{ fixId: 'boxes.normalize', count: 1, pages: [1] }], skipped: [] },
@@ -154,7 +154,8 @@ describe('the step runner', () => {
     const deletedMidway: StepWorker = {
       name: 'autofix',
       async run(input) {
-        // DELETE /jobs/{id} lands while the step works: blobs, then records.
+        // The worker has its file (as every engine reads it first); then DELETE /jobs/{id} lands: blobs, then records.
+        await input.input.local();
         await t.services.blobs.deletePrefix(jobPrefix(graph.job.accountId, graph.job.id));
         await t.services.jobs.deleteJob(graph.job.id);
         return fixingWorker.run(input);

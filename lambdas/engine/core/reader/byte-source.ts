@@ -1,11 +1,13 @@
 /**
  * Where the lazy reader gets a PDF's bytes from: a file on disk, read with
- * positional reads only where an object or stream is asked for, or bytes
- * already in memory. The reader never holds the whole file unless a caller
+ * positional reads only where an object or stream is asked for, bytes
+ * already in memory, or another thread that reads them from storage
+ * (shared-source.ts). The reader never holds the whole file unless a caller
  * handed it the whole file.
  *
- * Reads are synchronous (fs.readSync): pdf-lib's object model looks objects up
- * synchronously, and the engines run in worker threads that do nothing else.
+ * Reads are synchronous (fs.readSync, or a wait on the serving thread):
+ * pdf-lib's object model and PDFium's file access look bytes up synchronously,
+ * and the engines run in worker threads that do nothing else.
  *
  * What `read` returns may be a view of the source's own memory (the in-memory
  * bytes, or a cached block of the file): callers must not modify it.
@@ -31,63 +33,50 @@ export class MemorySource implements ByteSource {
   close(): void {}
 }
 
-const BLOCK = 64 * 1024;
-/** 64 blocks: 4 MB of recently read file, enough for the neighbourhood of the objects being parsed. */
-const CACHED_BLOCKS = 64;
-
 /**
- * A file read through its descriptor. Object headers, dictionaries and
- * cross-reference sections are small and read many at a time from the same
- * region, so small reads are served from a few cached 64 KB blocks; a read
- * larger than a few blocks (stream data) goes straight to the file.
+ * A source whose reads are costly one by one (a system call, a request to
+ * another thread): object headers, dictionaries and cross-reference sections
+ * are small and read many at a time from the same region, so small reads are
+ * served from a few cached blocks; a read larger than a few blocks (stream
+ * data) is fetched as it is. Subclasses say how a range is fetched.
  */
-/** A source dropped without close() (a document simply forgotten) still gives its descriptor back. */
-const unclosed = new FinalizationRegistry<number>((fd) => {
-  try {
-    closeSync(fd);
-  } catch {
-    // Already closed.
-  }
-});
-
-export class FileSource implements ByteSource {
-  readonly size: number;
-  private fd: number | null;
+export abstract class BlockCachedSource implements ByteSource {
   private readonly blocks = new Map<number, Uint8Array>();
 
-  constructor(path: string) {
-    this.fd = openSync(path, 'r');
-    this.size = fstatSync(this.fd).size;
-    unclosed.register(this, this.fd, this);
-  }
+  protected constructor(
+    readonly size: number,
+    private readonly blockBytes: number,
+    private readonly cachedBlocks: number,
+  ) {}
+
+  /** Up to `length` bytes from `offset`, as a new array the caller may keep. */
+  protected abstract fetch(offset: number, length: number): Uint8Array;
 
   read(offset: number, length: number): Uint8Array {
     const start = Math.max(0, Math.min(offset, this.size));
     const end = Math.min(this.size, start + Math.max(0, length));
     if (end <= start) return new Uint8Array(0);
-    const first = Math.floor(start / BLOCK);
-    const last = Math.floor((end - 1) / BLOCK);
+    const B = this.blockBytes;
+    const first = Math.floor(start / B);
+    const last = Math.floor((end - 1) / B);
     if (first === last) {
       const block = this.block(first);
-      return block.subarray(start - first * BLOCK, end - first * BLOCK);
+      return block.subarray(start - first * B, end - first * B);
     }
-    if (last - first >= 4) return this.direct(start, end - start);
+    if (last - first >= 4) return this.fetch(start, end - start);
     const out = new Uint8Array(end - start);
     for (let b = first; b <= last; b++) {
       const block = this.block(b);
-      const from = Math.max(start, b * BLOCK);
-      const to = Math.min(end, b * BLOCK + block.length);
-      out.set(block.subarray(from - b * BLOCK, to - b * BLOCK), from - start);
+      const from = Math.max(start, b * B);
+      const to = Math.min(end, b * B + block.length);
+      out.set(block.subarray(from - b * B, to - b * B), from - start);
     }
     return out;
   }
 
-  close(): void {
-    if (this.fd !== null) {
-      unclosed.unregister(this);
-      closeSync(this.fd);
-    }
-    this.fd = null;
+  abstract close(): void;
+
+  protected forgetBlocks(): void {
     this.blocks.clear();
   }
 
@@ -99,13 +88,47 @@ export class FileSource implements ByteSource {
       this.blocks.set(index, hit);
       return hit;
     }
-    const block = this.direct(index * BLOCK, BLOCK);
+    const block = this.fetch(index * this.blockBytes, this.blockBytes);
     this.blocks.set(index, block);
-    if (this.blocks.size > CACHED_BLOCKS) this.blocks.delete(this.blocks.keys().next().value!);
+    if (this.blocks.size > this.cachedBlocks) this.blocks.delete(this.blocks.keys().next().value!);
     return block;
   }
+}
 
-  private direct(offset: number, length: number): Uint8Array {
+/** A source dropped without close() (a document simply forgotten) still gives its descriptor back. */
+const unclosed = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed.
+  }
+});
+
+/** 64 KB blocks, 64 of them: 4 MB of recently read file, enough for the neighbourhood of the objects being parsed. */
+const FILE_BLOCK = 64 * 1024;
+const FILE_CACHED_BLOCKS = 64;
+
+/** A file on disk, read through its descriptor with positional reads. */
+export class FileSource extends BlockCachedSource {
+  private fd: number | null;
+
+  constructor(path: string) {
+    const fd = openSync(path, 'r');
+    super(fstatSync(fd).size, FILE_BLOCK, FILE_CACHED_BLOCKS);
+    this.fd = fd;
+    unclosed.register(this, fd, this);
+  }
+
+  close(): void {
+    if (this.fd !== null) {
+      unclosed.unregister(this);
+      closeSync(this.fd);
+    }
+    this.fd = null;
+    this.forgetBlocks();
+  }
+
+  protected fetch(offset: number, length: number): Uint8Array {
     if (this.fd === null) throw new Error('FileSource: read after close');
     const n = Math.max(0, Math.min(length, this.size - offset));
     const out = new Uint8Array(n);

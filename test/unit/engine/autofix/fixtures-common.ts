@@ -46,7 +46,7 @@ export interface Raster {
 
 /** A file's pages rendered by the previews engine (PNG, 72 dpi unless told), as raw RGB, in page order. */
 export async function previewRasters(path: string, outDir: string, params: { dpi?: number; pages?: string } = {}): Promise<(Raster & { data: Uint8Array })[]> {
-  const result = await renderPreviews({ path, fileType: 'pdf', params: { format: 'png', dpi: params.dpi ?? 72, thumbnail: false, ...(params.pages ? { pages: params.pages } : {}) }, outDir });
+  const result = await renderPreviews({ file: path, fileType: 'pdf', params: { format: 'png', dpi: params.dpi ?? 72, thumbnail: false, ...(params.pages ? { pages: params.pages } : {}) }, outDir });
   expect(result.failures).toEqual([]);
   const out = [];
   for (const img of result.images.filter((i) => i.role === 'preview').sort((a, b) => a.page - b.page)) {

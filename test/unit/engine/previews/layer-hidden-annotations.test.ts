@@ -32,7 +32,7 @@ async function layeredAnnotations(): Promise<string> {
 
 describe('previews of annotations in layers', () => {
   it('draws the annotation whose layer is on, and not the one whose layer is off by default', async () => {
-    const result = await renderPreviews({ path: await layeredAnnotations(), fileType: 'pdf', params: { format: 'png', dpi: 72, thumbnail: false }, outDir: files.path('out') });
+    const result = await renderPreviews({ file: await layeredAnnotations(), fileType: 'pdf', params: { format: 'png', dpi: 72, thumbnail: false }, outDir: files.path('out') });
     expect(result.failures).toEqual([]);
     const { data, info } = await sharp(readFileSync(result.images[0]!.path)).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];

@@ -27,7 +27,7 @@ async function unembeddedTrueType(): Promise<string> {
 let n = 0;
 async function render(path: string): Promise<Buffer> {
   // The pool's threads stay warm: after the first, every render follows another in the same PDFium.
-  const result = await renderPreviews({ path, fileType: 'pdf', params: { format: 'png', dpi: 144, thumbnail: false }, outDir: files.path(`out${++n}`) });
+  const result = await renderPreviews({ file: path, fileType: 'pdf', params: { format: 'png', dpi: 144, thumbnail: false }, outDir: files.path(`out${++n}`) });
   expect(result.failures).toEqual([]);
   return readFileSync(result.images[0]!.path);
 }

@@ -26,7 +26,7 @@ describe('PDFium', () => {
     const doc = await PdfiumDocument.open(path);
     try {
       expect(doc.numPages).toBe(1);
-      const px = doc.renderPage(1, () => ({ width: 200, height: 100 }), 0xffffffff);
+      const px = await doc.renderPage(1, () => ({ width: 200, height: 100 }), 0xffffffff);
       expect(at(px, 30, 70)).toEqual([255, 0, 0, 255]);
       expect(doc.bytesRead).toBeGreaterThan(0);
       expect(doc.bytesRead).toBeLessThan(64 * 1024);
@@ -39,10 +39,10 @@ describe('PDFium', () => {
     // The fixture draws a red 100 pt square at (100, 100) from the bottom left of an A4 page.
     const doc = await PdfiumDocument.open(files.write(await buildPdf({ pages: [{ text: null }] }), 'pdf'));
     try {
-      const px = doc.renderPage(1, () => ({ width: 595, height: 842 }), await backgroundArgb('#0000ff'));
+      const px = await doc.renderPage(1, () => ({ width: 595, height: 842 }), await backgroundArgb('#0000ff'));
       expect(at(px, 150, 842 - 150)).toEqual([255, 0, 0, 255]);
       expect(at(px, 2, 2)).toEqual([0, 0, 255, 255]);
-      const clear = doc.renderPage(1, () => ({ width: 595, height: 842 }), await backgroundArgb('transparent'));
+      const clear = await doc.renderPage(1, () => ({ width: 595, height: 842 }), await backgroundArgb('transparent'));
       expect(at(clear, 2, 2)[3]).toBe(0);
       expect(at(clear, 150, 842 - 150)).toEqual([255, 0, 0, 255]);
     } finally {
@@ -68,7 +68,7 @@ describe('PDFium', () => {
     );
     const doc = await PdfiumDocument.open(path);
     try {
-      const px = doc.renderPage(1, () => ({ width: 200, height: 100 }), 0xffffffff);
+      const px = await doc.renderPage(1, () => ({ width: 200, height: 100 }), 0xffffffff);
       const blue = (x: number) => at(px, x, 80)[2] === 255 && at(px, x, 80)[0]! < 50;
       expect([20, 70, 120, 170].map(blue)).toEqual([true, false, true, false]);
     } finally {
@@ -88,10 +88,10 @@ describe('PDFium', () => {
     const doc = await PdfiumDocument.open(files.write(await buildPdf({ pages: [{ size: [300, 200], rotate: 90, text: null }] }), 'pdf'));
     try {
       const seen: number[][] = [];
-      const px = doc.renderPage(1, (w, h) => (seen.push([w, h]), { width: 20, height: 30 }), 0xffffffff);
+      const px = await doc.renderPage(1, (w, h) => (seen.push([w, h]), { width: 20, height: 30 }), 0xffffffff);
       expect(seen).toEqual([[200, 300]]);
       expect([px.width, px.height, px.data.length]).toEqual([20, 30, 20 * 30 * 4]);
-      expect(() => doc.renderPage(2, () => ({ width: 1, height: 1 }), 0)).toThrow(PdfiumPageUnreadable);
+      await expect(doc.renderPage(2, () => ({ width: 1, height: 1 }), 0)).rejects.toThrow(PdfiumPageUnreadable);
     } finally {
       doc.close();
     }
@@ -115,7 +115,7 @@ describe('PDFium', () => {
     );
     const doc = await PdfiumDocument.open(path);
     try {
-      const px = doc.renderPage(1, () => ({ width: 200, height: 100 }), 0xffffffff);
+      const px = await doc.renderPage(1, () => ({ width: 200, height: 100 }), 0xffffffff);
       const darkest = (y0: number, y1: number) => Math.min(...Array.from({ length: y1 - y0 }, (_, i) => at(px, 50, y0 + i)[0]!));
       expect(darkest(45, 55)).toBe(0);
       expect(darkest(25, 35)).toBe(0);

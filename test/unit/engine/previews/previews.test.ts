@@ -15,11 +15,11 @@ let outN = 0;
 
 async function renderPdf(spec: PdfSpec, params: Record<string, unknown> = {}) {
   const path = files.write(await buildPdf(spec), 'pdf');
-  return renderPreviews({ path, fileType: 'pdf', params, outDir: files.path(`out${++outN}`) });
+  return renderPreviews({ file: path, fileType: 'pdf', params, outDir: files.path(`out${++outN}`) });
 }
 async function renderRaster(bytes: Uint8Array, params: Record<string, unknown> = {}) {
   const path = files.write(bytes, 'img');
-  return renderPreviews({ path, fileType: 'raster', params, outDir: files.path(`out${++outN}`) });
+  return renderPreviews({ file: path, fileType: 'raster', params, outDir: files.path(`out${++outN}`) });
 }
 const previews = (r: Awaited<ReturnType<typeof renderPreviews>>) => r.images.filter((i) => i.role === 'preview');
 
@@ -124,9 +124,9 @@ describe('PDF previews', () => {
 
   it('refuses a damaged PDF and a PDF that needs a password', async () => {
     const bad = files.write(garbageAfterHeader(), 'pdf');
-    await expect(renderPreviews({ path: bad, fileType: 'pdf', params: {}, outDir: files.path('bad') })).rejects.toBeInstanceOf(UnprocessableFileError);
+    await expect(renderPreviews({ file: bad, fileType: 'pdf', params: {}, outDir: files.path('bad') })).rejects.toBeInstanceOf(UnprocessableFileError);
     const locked = files.write(await buildPdf({ encrypt: { userPassword: 'u', ownerPassword: 'o' } }), 'pdf');
-    await expect(renderPreviews({ path: locked, fileType: 'pdf', params: {}, outDir: files.path('locked') })).rejects.toThrow(/password/);
+    await expect(renderPreviews({ file: locked, fileType: 'pdf', params: {}, outDir: files.path('locked') })).rejects.toThrow(/password/);
   });
 
   it('renders a PDF that only has an owner password', async () => {
@@ -172,7 +172,7 @@ describe('raster previews', () => {
 
   it('refuses an unreadable image', async () => {
     const path = files.write(Buffer.from('not an image at all'), 'img');
-    await expect(renderPreviews({ path, fileType: 'raster', params: {}, outDir: files.path('badimg') })).rejects.toBeInstanceOf(UnprocessableFileError);
+    await expect(renderPreviews({ file: path, fileType: 'raster', params: {}, outDir: files.path('badimg') })).rejects.toBeInstanceOf(UnprocessableFileError);
   });
 });
 

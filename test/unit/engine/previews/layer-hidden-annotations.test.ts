@@ -9,6 +9,8 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderPreviews } from '../../../../lambdas/engine/previews/index';
 import { endIdleRenderThreads } from '../../../../lambdas/engine/previews/render-pool';
+import { PdfiumDocument } from '../../../../lambdas/engine/previews/pdfium';
+import { buildPdf } from '../../../support/pdf-fixtures';
 import { tempFiles } from '../temp-files';
 
 const files = tempFiles('layer-annots');
@@ -38,5 +40,24 @@ describe('previews of annotations in layers', () => {
     const at = (x: number, y: number) => [...data.subarray((y * info.width + x) * 3, (y * info.width + x) * 3 + 3)];
     expect(at(150, 100)).toEqual([255, 0, 0]);
     expect(at(50, 100)).toEqual([255, 255, 255]);
+  });
+
+  it('asks which annotations are hidden only for a page that has annotations in a layer, naming just those', async () => {
+    const layered = await PdfiumDocument.open(await layeredAnnotations());
+    const plain = await PdfiumDocument.open(files.write(await buildPdf({ pages: 1 }), 'pdf'));
+    const asked: number[][] = [];
+    const hiddenAmong = async (candidates: number[]) => {
+      asked.push(candidates);
+      return new Set<number>();
+    };
+    try {
+      await plain.renderPage(1, () => ({ width: 10, height: 10 }), 0xffffffff, hiddenAmong);
+      expect(asked).toEqual([]);
+      await layered.renderPage(1, () => ({ width: 10, height: 10 }), 0xffffffff, hiddenAmong);
+      expect(asked).toEqual([[0, 1]]);
+    } finally {
+      layered.close();
+      plain.close();
+    }
   });
 });

@@ -22,35 +22,21 @@
  * Starting a thread means compiling PDFium's wasm again (and pdfjs, for a file
  * that falls back to it: about half a second from a bundle, two under tsx), so
  * a pool hands its threads back warm when it is closed, with their document
- * closed and unref'd so they keep no process alive, and the next pool (a warm
- * Lambda's next invocation) takes them first. A thread whose PDFium memory
- * grew large on a big page is ended instead (page-thread.ts).
+ * closed, and the next pool (a warm Lambda's next invocation) takes them first
+ * (render-threads.ts). A thread whose PDFium memory grew large on a big page
+ * is ended instead (page-thread.ts).
  */
 import { availableParallelism } from 'node:os';
-import { isMainThread, workerData } from 'node:worker_threads';
 // sharp must be loaded by the main thread before any thread loads it: on glibc a
 // thread that ends would otherwise unload libvips under the others' feet.
 import 'sharp';
 import { UnprocessableFileError } from '../../domain/errors';
-import { EngineOutOfMemory, EngineThread, EngineTimeout } from '../guard/engine-thread';
-import { isEngineThreadFor } from '../guard/engine-thread-protocol';
+import { EngineOutOfMemory, EngineTimeout, type EngineThread } from '../guard/engine-thread';
 import type { PreviewOptions } from './options';
 import { PageSources, type RangedFile } from './page-sources';
-import { PAGE_THREAD, type PageThreadInput, type PageThreadOutput, type Renderer } from './page-thread-protocol';
+import type { PageThreadInput, PageThreadOutput, Renderer } from './page-thread-protocol';
+import { countStarting, keepWarm, MAX_THREADS, newThread, onEnded, roomToKeepWarm, takeIdle } from './render-threads';
 import type { PreviewImage } from './types';
-
-/**
- * Where a render thread starts. The calling side never loads page-thread.ts
- * (PDFium, and pdfjs with its worker, hundreds of MB under tsx, are useless
- * outside the render threads):
- * - TypeScript source: the thread imports page-thread.ts (thread-bootstrap.mjs);
- * - a bundle: the thread starts from the bundle, whose copy of this module
- *   reaches page-thread.ts through the dynamic import below, which esbuild
- *   keeps inside the bundle and which runs only in a render thread.
- */
-const PAGE_THREAD_URL = import.meta.url.endsWith('.ts') ? new URL('./page-thread.ts', import.meta.url).href : import.meta.url;
-if (isEngineThreadFor(PAGE_THREAD, isMainThread, workerData)) void import('./page-thread');
-
 
 export interface RenderPoolOptions {
   /** Render threads at most; default: the cores available, at most MAX_THREADS. */
@@ -67,8 +53,6 @@ export interface RenderPoolOptions {
   fallback?: boolean;
 }
 
-/** Each thread holds its own PDFium (or parsed pdf.js document and canvas): four keep 50 pages at 150 dpi well under 1.5 GB. */
-export const MAX_THREADS = 4;
 export const PAGE_TIMEOUT_MS = 120_000;
 /**
  * Decoded images and canvases live outside the V8 heap; the heap holds parsed
@@ -81,32 +65,6 @@ const OPEN_TIMEOUT_MS = 60_000;
 /** Closing a document is freeing it; a thread that takes longer is ended instead of kept. */
 const CLOSE_TIMEOUT_MS = 5_000;
 
-/** Threads between documents, newest last. */
-const idle: EngineThread[] = [];
-/** Each thread's heap limit: a pool takes only warm threads started with its own. */
-const heapLimitOf = new WeakMap<EngineThread, number>();
-/** Who to tell when a thread has ended: its pool, or the idle list. */
-const whenEnded = new WeakMap<EngineThread, () => void>();
-/** Every render thread not yet ended, busy or idle. */
-const alive = new Set<EngineThread>();
-/** Threads being started, by open pools or by pools closed before the thread was ready. */
-const starting = new Set<Promise<void>>();
-
-/** Render threads alive now, busy or warm (tests: a stopped page's thread must be gone). */
-export function renderThreadsAlive(): number {
-  return alive.size;
-}
-
-/** Tests: settles when every thread being started has been started (and, for a closed pool, handed back). */
-export async function renderThreadsSettled(): Promise<void> {
-  while (starting.size > 0) await Promise.all([...starting]);
-}
-
-/** Ends the warm threads (tests, and a process about to exit on purpose), after those still being started. */
-export async function endIdleRenderThreads(): Promise<void> {
-  await renderThreadsSettled();
-  await Promise.all(idle.splice(0).map((t) => t.end()));
-}
 
 export interface PageJob {
   page: number;
@@ -287,7 +245,7 @@ export class RenderPool {
 
   private async release(thread: EngineThread): Promise<void> {
     let retire = false;
-    if (thread.usable && idle.length < MAX_THREADS) {
+    if (thread.usable && roomToKeepWarm()) {
       try {
         const out = (await thread.run({ op: 'close' } satisfies PageThreadInput, CLOSE_TIMEOUT_MS)) as PageThreadOutput;
         retire = out.op === 'close' && out.retire;
@@ -297,16 +255,7 @@ export class RenderPool {
     }
     // The thread has closed the document (or is ended): nothing reads through its channel any more.
     this.sources.release(thread);
-    if (retire || !thread.usable || idle.length >= MAX_THREADS) {
-      await thread.end();
-      return;
-    }
-    idle.push(thread);
-    thread.setIdle(true);
-    whenEnded.set(thread, () => {
-      const i = idle.indexOf(thread);
-      if (i >= 0) idle.splice(i, 1);
-    });
+    if (retire || !keepWarm(thread)) await thread.end();
   }
 
   /** Starts (or takes a warm) thread and opens the document in it; counted in `starting` until it is done. */
@@ -316,8 +265,7 @@ export class RenderPool {
       () => undefined,
       () => undefined,
     );
-    starting.add(settled);
-    void settled.then(() => starting.delete(settled));
+    countStarting(settled);
     return started;
   }
 
@@ -325,7 +273,7 @@ export class RenderPool {
     const thread = takeIdle(this.limits.maxHeapMb) ?? newThread(this.limits.maxHeapMb);
     this.threads.add(thread);
     this.opening.add(thread);
-    whenEnded.set(thread, () => {
+    onEnded(thread, () => {
       this.threads.delete(thread);
       this.opening.delete(thread);
       this.sources.release(thread);
@@ -364,34 +312,6 @@ export class RenderPool {
   }
 }
 
-function newThread(maxHeapMb: number): EngineThread {
-  const thread = new EngineThread({
-    name: PAGE_THREAD,
-    moduleUrl: PAGE_THREAD_URL,
-    maxHeapMb,
-    // Unused: render threads do not decode through the guard (page-thread.ts).
-    decodeLimits: { maxStreamBytes: 256 * 1024 * 1024, maxDocumentBytes: 4096 * 1024 * 1024 },
-  });
-  heapLimitOf.set(thread, maxHeapMb);
-  alive.add(thread);
-  thread.onExit = () => {
-    alive.delete(thread);
-    whenEnded.get(thread)?.();
-  };
-  return thread;
-}
-
-/** A warm thread with this heap limit, if one is waiting. */
-function takeIdle(maxHeapMb: number): EngineThread | undefined {
-  for (let i = idle.length - 1; i >= 0; i--) {
-    const thread = idle[i]!;
-    if (!thread.usable || heapLimitOf.get(thread) !== maxHeapMb) continue;
-    idle.splice(i, 1);
-    thread.setIdle(false);
-    return thread;
-  }
-  return undefined;
-}
 
 function notRestarted(page: number, cause: unknown): string {
   const why = cause instanceof Error ? ` (${cause.message})` : '';

@@ -8,7 +8,7 @@ import { PDFArray, PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderPreviews } from '../../../../lambdas/engine/previews/index';
-import { endIdleRenderThreads } from '../../../../lambdas/engine/previews/render-pool';
+import { endIdleRenderThreads } from '../../../../lambdas/engine/previews/render-threads';
 import { PdfiumDocument } from '../../../../lambdas/engine/previews/pdfium';
 import { buildPdf } from '../../../support/pdf-fixtures';
 import { tempFiles } from '../temp-files';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderPreviews } from '../../../../lambdas/engine/previews/index';
-import { endIdleRenderThreads } from '../../../../lambdas/engine/previews/render-pool';
+import { endIdleRenderThreads } from '../../../../lambdas/engine/previews/render-threads';
 import { tempFiles } from '../temp-files';
 
 const files = tempFiles('pdfium-determinism');

@@ -118,9 +118,8 @@ describe('the render pool', () => {
 
   it('stops a page that hangs by ending its thread: that page fails with a reason, the others (and the thumbnail) are delivered', async () => {
     const bytes = await pdfFile({ pages: 5, pageDefaults: { size: [144, 144] } });
-    const started = Date.now();
+    // Page 2 spins for ever: only its time limit can end it, and the reason below says that it did.
     const r = await renderPdfPreviews(bytes, readOptions({}), outDir(), noBudget, { threads: 2, pageTimeoutMs: 1500, stallPages: [2] });
-    expect(Date.now() - started).toBeLessThan(15_000);
     expect(r.images.map((i) => [i.role, i.page])).toEqual([
       ['preview', 1],
       ['preview', 3],

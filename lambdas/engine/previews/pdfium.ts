@@ -25,6 +25,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { FileSource, type ByteSource } from '../core/reader/byte-source';
+import { makeRoomForDrawnAnnotations } from './pdfium-annotation-rects';
 
 /** FPDF_GetLastError codes (fpdfview.h), and ours for a file PDFium cannot address. */
 export const PDFIUM_ERRORS = { UNKNOWN: 1, FILE: 2, FORMAT: 3, PASSWORD: 4, SECURITY: 5, PAGE: 6, FILE_TOO_LARGE: 1001 } as const;
@@ -202,6 +203,7 @@ export class PdfiumDocument {
       bitmap = m.FPDFBitmap_CreateEx(width, height, FPDFBITMAP_BGRA, 0, 0);
       if (!bitmap) throw new PdfiumOutOfMemory(pageNo);
       this.dropAnnotationsThatDoNotPrint(page, hidden);
+      makeRoomForDrawnAnnotations(m, page);
       if (this.form) {
         m.FORM_OnAfterLoadPage(page, this.form);
         formPage = true;

@@ -62,7 +62,7 @@ async function fixAndSave(pdf: OpenedPdf, input: AutofixInput, plan: FixPlan): P
   const { requested, source } = plan;
   const paramsApplied: Record<string, Record<string, number | boolean | string>> = {};
   const tracker = trackChanges(pdf.doc.context);
-  const unreferencedBefore = new Set(unreferencedRefs(pdf.doc));
+  const unreferencedBefore = incrementalPossible(pdf, requested) ? new Set(unreferencedRefs(pdf.doc)) : null;
   const versionBefore = pdf.doc.context.header.getVersionString();
   let wholeFileFix = false;
   const applied: AutofixResult['applied'] = [];
@@ -117,6 +117,19 @@ async function fixAndSave(pdf: OpenedPdf, input: AutofixInput, plan: FixPlan): P
       ...(written ? { savedAs: written === 'incremental' ? 'incremental-update' : 'rewritten' } : {}),
     },
   };
+}
+
+/**
+ * Whether the fixed file could still be saved as an incremental update, known
+ * before any fix runs: not when it is written decrypted or was read by
+ * repairing it (repairs only grow as objects are read), nor when every fix
+ * asked for writes the file whole (then either one applies, or nothing is
+ * saved). Only then is the walk for the objects unreferenced before the fixes
+ * worth making (save-fixed.ts compares it with the one after).
+ */
+function incrementalPossible(pdf: OpenedPdf, requested: readonly string[]): boolean {
+  if (pdf.encryption !== null || pdf.repairs.length > 0) return false;
+  return requested.some((fixId) => FIX_IMPLEMENTATIONS[fixId] !== undefined && findFix(fixId) !== undefined && findFix(fixId)!.output !== 'whole-file');
 }
 
 /** The fixed file is opened again before it is reported, so a fix can never hand on a file that does not load. */

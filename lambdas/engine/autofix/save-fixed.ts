@@ -33,8 +33,11 @@ export interface SaveInput {
   originalPath: string;
   outPath: string;
   tracker: ChangeTracker;
-  /** References nothing reached before the fixes ran. */
-  unreferencedBefore: ReadonlySet<unknown>;
+  /**
+   * References nothing reached before the fixes ran; null when they were not
+   * looked for because the file is written whole anyway (autofix/index.ts).
+   */
+  unreferencedBefore: ReadonlySet<unknown> | null;
   /** The header version as opened. */
   versionBefore: string;
   /** Written whole whatever changed: a fix asks for it, or the file was encrypted or repaired when read. */
@@ -58,12 +61,13 @@ export async function saveFixed(input: SaveInput): Promise<SaveMode> {
 
 async function incrementalPlan(input: SaveInput) {
   const { doc } = input;
-  if (input.wholeFile) return null;
+  if (input.wholeFile || input.unreferencedBefore === null) return null;
+  const unreferencedBefore = input.unreferencedBefore;
   if (doc.context.header.getVersionString() !== input.versionBefore) return null;
   const size = doc.context.trailerInfo.Size;
   const original = await readOriginalRevision(input.originalPath, size instanceof PDFNumber ? size.asNumber() : doc.context.largestObjectNumber + 1);
   if (!original) return null;
-  if (unreferencedRefs(doc).some((ref) => !input.unreferencedBefore.has(ref))) return null;
+  if (unreferencedRefs(doc).some((ref) => !unreferencedBefore.has(ref))) return null;
   const changes = input.tracker.changes();
   let replaced = 0;
   for (const [ref] of changes.written) {

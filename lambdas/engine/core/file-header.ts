@@ -34,6 +34,18 @@ export function findPdfSignature(head: Uint8Array): number {
 
 const isEol = (b: number | undefined): boolean => b === 0x0a || b === 0x0d;
 
+/**
+ * Whether the first 1024 bytes hold an object header (`1 0 obj`): the sign that
+ * a file without `%PDF-` is still a PDF body. Poppler and qpdf read a file
+ * without a header anyway (realworld/pdfjs/bug1606566.pdf starts with its binary
+ * comment and `1 0 obj`); asking for an object this early keeps a picture or a
+ * video sent by mistake from being scanned whole for objects.
+ */
+export function startsWithObject(head: Uint8Array): boolean {
+  const text = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, HEADER_SEARCH_BYTES)).toString('latin1');
+  return /(?:^|[\r\n\t\f\0 ])\d{1,10}[\r\n\t\f\0 ]+\d{1,5}[\r\n\t\f\0 ]+obj(?![^\s<[(/%])/.test(text);
+}
+
 export function readFileHeader(bytes: Uint8Array): FileHeader {
   const offset = findPdfSignature(bytes);
   if (offset < 0) return { offset, version: null, line: '', binaryComment: false };

@@ -29,7 +29,7 @@
 import { readFileSync } from 'node:fs';
 import { ParseSpeeds, PDFArray, PDFDict, PDFDocument, PDFRef, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import { UnprocessableFileError } from '../../domain/errors';
-import { readFileHeader, type FileHeader } from './file-header';
+import { readFileHeader, startsWithObject, type FileHeader } from './file-header';
 import { getName, getNumber, resolve } from './pdf-objects';
 import { installDecryptedStringEscaping } from './decrypted-strings';
 import { installParseLimits } from './parse-limits';
@@ -92,6 +92,8 @@ export interface OpenOptions {
 const WHOLE_PARSE_LIMIT = 64 * 1024 * 1024;
 
 const DAMAGED = 'The PDF could not be read because its internal structure is damaged; export it again from the application that made it.';
+const NOT_A_PDF = 'The file is not a PDF: it has no %PDF- header.';
+const NO_HEADER = 'The file did not start with a %PDF- header; it was read as a PDF because its content is one.';
 const UNREADABLE_ENCRYPTION = 'The encryption dictionary could not be read, so the file was read as not encrypted; some of its content may be unreadable.';
 
 export async function openPdfFile(path: string, options: OpenOptions = {}): Promise<OpenedPdf> {
@@ -120,16 +122,19 @@ async function openSource(source: ByteSource, bytes: Uint8Array | undefined): Pr
 async function openFrom(source: ByteSource, bytes: Uint8Array | undefined): Promise<OpenedPdf> {
   const head = source.read(0, 1100);
   const header = readFileHeader(head);
-  if (header.offset < 0) {
-    throw new UnprocessableFileError('The file is not a PDF: it has no %PDF- header.');
-  }
+  // A file without a header whose body is a PDF's is read as one, as poppler
+  // and qpdf do (realworld/pdfjs/bug1606566.pdf); it is a PDF only if a catalog
+  // with pages is found in it. Its version is unknown: read as 1.7.
+  const headerless = header.offset < 0;
+  if (headerless && !startsWithObject(head)) throw new UnprocessableFileError(NOT_A_PDF);
 
   let lazy: LazyOpen | null;
   try {
-    lazy = withoutStackTracesSync(() => openLazy(source, { version: readableVersion(head, header.offset) }));
+    lazy = withoutStackTracesSync(() => openLazy(source, { version: headerless ? '1.7' : readableVersion(head, header.offset) }));
   } catch {
     lazy = null;
   }
+  if (lazy === null && headerless) throw new UnprocessableFileError(NOT_A_PDF);
   if (lazy === null) {
     // Last resort, for a file in which not even a scan of its objects finds a
     // catalog: pdf-lib's own whole-file parse, whose recovery differs. It reads
@@ -148,6 +153,7 @@ async function openFrom(source: ByteSource, bytes: Uint8Array | undefined): Prom
   let doc: PDFDocument;
   let encryption: EncryptionInfo | null = null;
   const { context, loader, repairs } = lazy;
+  if (headerless) repairs.unshift(NO_HEADER);
   const encryptRef = context.trailerInfo.Encrypt;
   if (encryptRef !== undefined) {
     const encryptDict = resolve(context, encryptRef);

@@ -220,6 +220,7 @@ function linearization(doc: PDFDocument): boolean {
  * a comment of at least four bytes above 127. Null when all holds.
  */
 function headerLineProblem(header: FileHeader, part: number): string | null {
+  if (header.offset < 0) return 'the file had none';
   if (header.offset !== 0) return `it started at byte ${header.offset}`;
   if (part !== 1 && !/^%PDF-\d\.\d$/.test(header.line)) return `"${header.line.replace(/[^\x20-\x7e]/g, '?')}" had more than the version`;
   if (!header.binaryComment) return 'no binary comment followed it';

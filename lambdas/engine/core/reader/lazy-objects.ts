@@ -48,6 +48,8 @@ export class ObjectLoader {
   readonly reading: StreamReading;
   /** Called when the index is rebuilt (the opener records a repair). */
   onReconstruct: (() => void) | undefined;
+  /** Called with the number of an object only the lenient parse could read (the opener records a repair). */
+  onRecovered: ((num: number) => void) | undefined;
   private readonly objectStreams = new Map<number, DecodedObjectStream | null>();
   private readonly onStream: StreamFound;
 
@@ -109,6 +111,7 @@ export class ObjectLoader {
       return this.reconstruct() ? this.load(num) : undefined;
     }
     this.stats.objectsParsed++;
+    if (parsed.recovered) this.onRecovered?.(num);
     return { gen: parsed.gen, object: parsed.object };
   }
 
@@ -130,10 +133,11 @@ export class ObjectLoader {
     let member: { num: number; at: number } | undefined = decoded.members[index];
     if (member?.num !== num) member = decoded.members.find((m) => m.num === num);
     if (!member) return undefined;
-    const object = parseObjectIn(decoded.bytes, member.at, this.context, this.onStream);
-    if (object === undefined) return undefined;
+    const parsed = parseObjectIn(decoded.bytes, member.at, this.context, this.onStream);
+    if (parsed === undefined) return undefined;
     this.stats.objectsParsed++;
-    return { gen: 0, object };
+    if (parsed.recovered) this.onRecovered?.(num);
+    return { gen: 0, object: parsed.object };
   }
 
   /**

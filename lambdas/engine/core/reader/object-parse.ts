@@ -8,90 +8,22 @@
  * pdf-lib's parser is used, rather than one of our own, so that objects read
  * lazily are exactly the objects its whole-file parse made (PDFCatalog,
  * PDFPageLeaf and PDFPageTree for their /Type, decrypted strings, the patches
- * of decrypted-strings.ts).
+ * of decrypted-strings.ts). The parser itself is window-parser.ts; an object
+ * it refuses is read again by lenient-parse.ts, as poppler and qpdf would.
  */
-import { PDFContext, PDFDict, PDFInvalidObject, PDFObjectParser, PDFRef, type PDFObject } from '@cantoo/pdf-lib';
+import { PDFDict, PDFInvalidObject, PDFRef, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import type { ByteSource } from './byte-source';
+import { LenientParser } from './lenient-parse';
+import { isWhite, WindowParser, type CipherFactory, type StreamFound } from './window-parser';
 
-/** pdf-lib's byte cursor; not exported by the package, so reached through a parser it made. */
-interface ByteCursor {
-  offset(): number;
-  moveTo(offset: number): void;
-  peek(): number | undefined;
-  next(): number;
-  done(): boolean;
-}
-type ByteCursorClass = { of(bytes: Uint8Array): ByteCursor };
-const ByteStream = (PDFObjectParser.forBytes(new Uint8Array(0), PDFContext.create()) as unknown as { bytes: { constructor: ByteCursorClass } }).bytes
-  .constructor;
-
-/** pdf-lib's cipher factory (an object from its crypto module, which the package does not export). */
-export interface CipherFactory {
-  encryptionKey?: unknown;
-  createCipherTransform(objectNumber: number, generationNumber: number): { decryptBytes(data: Uint8Array): Uint8Array };
-}
-
-export const isWhite = (b: number | undefined): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0x0c || b === 0x00;
-export const isDigit = (b: number | undefined): boolean => b !== undefined && b >= 0x30 && b <= 0x39;
-export const isDelimiter = (b: number | undefined): boolean =>
-  b === 0x28 || b === 0x29 || b === 0x3c || b === 0x3e || b === 0x5b || b === 0x5d || b === 0x7b || b === 0x7d || b === 0x2f || b === 0x25;
-
-/** Where a stream's data starts, for a stream whose dictionary has been parsed. */
-export type StreamFound = (dict: PDFDict, dataStart: number, ref: PDFRef | undefined) => PDFObject;
-
-const STREAM = [0x73, 0x74, 0x72, 0x65, 0x61, 0x6d];
-
-/**
- * pdf-lib's object parser, except that a dictionary followed by `stream` is
- * handed to `onStream` with the absolute offset of its data, instead of the
- * parser finding the end of the data (which could be gigabytes away).
- */
-class WindowParser extends PDFObjectParser {
-  constructor(
-    bytes: Uint8Array,
-    context: PDFContext,
-    private readonly base: number,
-    private readonly onStream: StreamFound,
-    crypto: CipherFactory | undefined,
-  ) {
-    super(ByteStream.of(bytes) as never, context, false, crypto as never);
-  }
-
-  get cursor(): ByteCursor {
-    return this.bytes as unknown as ByteCursor;
-  }
-
-  /** `N G obj`, or null when the bytes here are not an object header. */
-  header(): { num: number; gen: number } | null {
-    try {
-      this.skipWhitespaceAndComments();
-      const num = this.parseRawInt();
-      if (!isWhite(this.cursor.peek())) return null;
-      this.skipWhitespaceAndComments();
-      const gen = this.parseRawInt();
-      this.skipWhitespaceAndComments();
-      if (!this.matchKeyword([0x6f, 0x62, 0x6a])) return null;
-      return { num, gen };
-    } catch {
-      return null;
-    }
-  }
-
-  protected override parseDictOrStream(ref?: PDFRef): PDFDict {
-    const dict = this.parseDict(ref);
-    this.skipWhitespaceAndComments();
-    if (!this.matchKeyword(STREAM)) return dict;
-    // The keyword is followed by CR LF or LF (ISO 32000-1 7.3.8.1); a lone CR is tolerated.
-    if (this.cursor.peek() === 0x0d) this.cursor.next();
-    if (this.cursor.peek() === 0x0a) this.cursor.next();
-    return this.onStream(dict, this.base + this.cursor.offset(), ref) as PDFDict;
-  }
-}
+export { isDelimiter, isDigit, isWhite, type CipherFactory, type StreamFound } from './window-parser';
 
 export interface ParsedObject {
   num: number;
   gen: number;
   object: PDFObject;
+  /** pdf-lib's parser refused the object; this is what the lenient parse kept of it (lenient-parse.ts). */
+  recovered?: true;
 }
 
 const FIRST_WINDOW = 16 * 1024;
@@ -109,8 +41,9 @@ export interface ParseOptions {
 
 /**
  * The object at `offset`, or null when no object header is there. An object
- * that starts but cannot be parsed becomes a PDFInvalidObject of its bytes up
- * to `endobj`, as in pdf-lib's whole-file parse.
+ * pdf-lib's parser refuses is parsed again leniently (lenient-parse.ts); one
+ * that does not even start as an object becomes a PDFInvalidObject of its
+ * bytes up to `endobj`, as in pdf-lib's whole-file parse.
  */
 export function parseIndirectAt(source: ByteSource, offset: number, options: ParseOptions): ParsedObject | null {
   let window = FIRST_WINDOW;
@@ -135,13 +68,20 @@ export function parseIndirectAt(source: ByteSource, offset: number, options: Par
         continue;
       }
       return { ...head, object };
-    } catch {
+    } catch (e) {
       const stoppedAt = parser.cursor.offset();
       if (!whole && stoppedAt > bytes.length - EDGE && window < LARGEST_WINDOW) {
         window = Math.min(window * 8, LARGEST_WINDOW);
         continue;
       }
-      return { ...head, object: invalidObject(bytes, bodyStart) };
+      const lenient = new LenientParser(bytes, options.context, offset, options.onStream, options.crypto);
+      const object = e instanceof RangeError ? undefined : leniently(lenient, bodyStart, ref);
+      // A dictionary left open may run on past the window, as the strict parse would have.
+      if (object && !whole && lenient.cursor.offset() > bytes.length - EDGE && window < LARGEST_WINDOW) {
+        window = Math.min(window * 8, LARGEST_WINDOW);
+        continue;
+      }
+      return object ? { ...head, object, recovered: true } : { ...head, object: invalidObject(bytes, bodyStart) };
     }
   }
 }
@@ -153,12 +93,26 @@ export function headerAt(source: ByteSource, offset: number, context: PDFContext
   return parser.header();
 }
 
-/** One object from decoded bytes (an object stream member): no header, no decryption. */
-export function parseObjectIn(bytes: Uint8Array, at: number, context: PDFContext, onStream: StreamFound): PDFObject | undefined {
+/**
+ * One object from decoded bytes (an object stream member): no header, no
+ * decryption; parsed leniently when pdf-lib's parser refuses it.
+ */
+export function parseObjectIn(bytes: Uint8Array, at: number, context: PDFContext, onStream: StreamFound): { object: PDFObject; recovered?: true } | undefined {
   const parser = new WindowParser(bytes, context, 0, onStream, undefined);
   parser.cursor.moveTo(at);
   try {
-    return parser.parseObject();
+    return { object: parser.parseObject() };
+  } catch (e) {
+    const object = e instanceof RangeError ? undefined : leniently(new LenientParser(bytes, context, 0, onStream, undefined), at, undefined);
+    return object && { object, recovered: true };
+  }
+}
+
+/** The lenient parse from `at`, or undefined when even it finds no object there. */
+function leniently(parser: LenientParser, at: number, ref: PDFRef | undefined): PDFObject | undefined {
+  parser.cursor.moveTo(at);
+  try {
+    return parser.parseObject(ref);
   } catch {
     return undefined;
   }

@@ -18,6 +18,7 @@ import { trailerOf } from './xref-reconstruct';
 import { readXref, type TrailerKeys } from './xref-read';
 
 export const REBUILT_XREF = "The cross-reference table was damaged and was rebuilt by reading the file's objects.";
+export const RECOVERED_OBJECTS = 'Some objects were damaged (junk inside dictionaries or arrays, or left unclosed); what could be read of them was kept.';
 export const FOUND_CATALOG = 'The trailer did not name a readable document catalog; the catalog was found by searching the file.';
 
 export interface LazyOpen {
@@ -40,6 +41,9 @@ export function openLazy(source: ByteSource, options: LazyOpenOptions): LazyOpen
   const repairs: string[] = [];
   loader.onReconstruct = () => {
     if (!repairs.includes(REBUILT_XREF)) repairs.unshift(REBUILT_XREF);
+  };
+  loader.onRecovered = () => {
+    if (!repairs.includes(RECOVERED_OBJECTS)) repairs.push(RECOVERED_OBJECTS);
   };
 
   let trailer: TrailerKeys | null = null;

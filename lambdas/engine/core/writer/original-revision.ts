@@ -1,35 +1,52 @@
 /**
  * Where an original file's newest cross-reference section is, and of which
- * kind, read from its last bytes: what an incremental update appended to it
- * must point its /Prev at. Null when the file does not say so plainly (no
- * `startxref`, or an offset that is neither a table nor a stream object):
- * such a file is written whole instead.
+ * kind: what an incremental update appended to it must point its /Prev at.
+ * `startxref` is found as the reader finds it (reader/xref-read.ts). Null,
+ * and the file is written whole instead, when:
+ *
+ * - data follows the document's last `%%EOF` (mail and upload tools append
+ *   some): an update appended after it would leave foreign bytes between the
+ *   revisions, which a reader counting from the end would not expect and a
+ *   signature's byte range would not cover;
+ * - the file does not say plainly where its section is (no `startxref`, or
+ *   an offset that is neither a table nor a stream object).
  */
-import { open } from 'node:fs/promises';
+import { FileSource, type ByteSource } from '../reader/byte-source';
+import { findStartXref } from '../reader/xref-read';
 import type { OriginalRevision } from './incremental-writer';
 
-const TAIL_BYTES = 2048;
+/** How much of the end of the file is looked at for the last `%%EOF` and `startxref`. */
+const TAIL_BYTES = 1024;
 
 export async function readOriginalRevision(path: string, size: number): Promise<OriginalRevision | null> {
-  const handle = await open(path, 'r');
+  const source = new FileSource(path);
   try {
-    const { size: fileSize } = await handle.stat();
-    const tail = Buffer.alloc(Math.min(TAIL_BYTES, fileSize));
-    await handle.read(tail, 0, tail.length, fileSize - tail.length);
-    const text = tail.toString('latin1');
-    const at = text.lastIndexOf('startxref');
-    if (at < 0) return null;
-    const m = /^startxref\s+(\d+)/.exec(text.slice(at));
-    if (!m) return null;
-    const startxref = Number(m[1]);
-    if (startxref <= 0 || startxref >= fileSize) return null;
-    const head = Buffer.alloc(64);
-    await handle.read(head, 0, head.length, startxref);
-    const h = head.toString('latin1');
+    if (dataAfterDocument(source)) return null;
+    let startxref: number;
+    try {
+      startxref = findStartXref(source);
+    } catch {
+      return null;
+    }
+    if (startxref <= 0 || startxref >= source.size) return null;
+    const h = Buffer.from(source.read(startxref, 64)).toString('latin1');
     if (h.startsWith('xref')) return { path, startxref, xrefIsStream: false, size };
     if (/^\d+\s+\d+\s+obj\b/.test(h)) return { path, startxref, xrefIsStream: true, size };
     return null;
   } finally {
-    await handle.close();
+    source.close();
   }
+}
+
+/**
+ * Whether anything but white space follows the last `%%EOF`. A file without
+ * `%%EOF` in its last kilobyte counts as ending with its document only when it
+ * ends right after `startxref` and its offset.
+ */
+export function dataAfterDocument(source: ByteSource): boolean {
+  const from = Math.max(0, source.size - TAIL_BYTES);
+  const tail = Buffer.from(source.read(from, source.size - from)).toString('latin1');
+  const eof = tail.lastIndexOf('%%EOF');
+  if (eof < 0) return !/startxref\s+\d+\s*$/.test(tail);
+  return /[^\s\0]/.test(tail.slice(eof + 5));
 }

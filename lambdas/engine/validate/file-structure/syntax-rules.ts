@@ -75,7 +75,8 @@ export const SYNTAX_RULES: readonly Rule[] = [
       condition(
         // PDF/UA-1 (ISO 14289-1 6.1) judges the version the header declares; where it starts is PDF/A's own requirement.
         p.family === 'pdfua' ? UA1_HEADER.test(f.pdf.header.line) : f.pdf.header.offset === 0 && HEADER_PATTERN[p.part]!.test(f.pdf.header.line),
-        { context: `header "${f.pdf.header.line}" at byte ${f.pdf.header.offset}` },
+        // A file read without a header (load-pdf.ts reads a PDF body that lacks one) has no offset to give.
+        { context: f.pdf.header.offset < 0 ? 'no %PDF- header' : `header "${f.pdf.header.line}" at byte ${f.pdf.header.offset}` },
       ),
   },
   {

@@ -35,6 +35,13 @@ describe('autofix saves', () => {
     expect(after.length - before.length).toBeLessThan(2000);
   });
 
+  it('writes a new file when data follows the original\'s last %%EOF, even a few bytes of it', async () => {
+    const path = files.write(Buffer.concat([readFileSync(await source()), Buffer.from('--mail-boundary--\n')]), 'pdf');
+    const { result, after } = await run(path, ['boxes.normalize']);
+    expect(result.runtimeParams.savedAs).toBe('rewritten');
+    expect(after.toString('latin1')).not.toContain('mail-boundary');
+  });
+
   it('writes a new file when a fix takes something out, so the removed script is gone from the bytes', async () => {
     const path = await source();
     expect(readFileSync(path).toString('latin1')).toContain('secret script');

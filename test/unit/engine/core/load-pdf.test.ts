@@ -52,6 +52,22 @@ describe('openPdfFile', () => {
     expect((await refusal(await pngBytes())).message).toMatch(/not a PDF/);
   });
 
+  // realworld/pdfjs/bug1606566.pdf: poppler and qpdf read a file without a header when its body is a PDF's.
+  it('reads a PDF body without a %PDF- header, saying so, and refuses bytes that only look like one', async () => {
+    const whole = buildRevisions([{ objects: pagesDocument(2), trailer: ROOT }]).bytes;
+    // The header line goes; the cross-reference offsets are then wrong by its length, as in the fixture.
+    const headerless = whole.subarray(whole.indexOf('\n') + 1);
+    const pdf = await openPdfBytes(headerless);
+    expect(pdf.doc.getPageCount()).toBe(2);
+    expect(pdf.header.offset).toBe(-1);
+    expect(pdf.repairs[0]).toMatch(/did not start with a %PDF- header/);
+    expect(pdf.doc.context.header.toString()).toMatch(/^%PDF-1\.7/);
+    // An object header but no catalog with pages: not a PDF, and no whole-file parse is tried.
+    expect((await refusal(Buffer.from('1 0 obj\n(just a string)\nendobj\n', 'latin1'))).message).toMatch(/not a PDF/);
+    // A PDF body that starts later than the first 1024 bytes is not looked for.
+    expect((await refusal(Buffer.concat([Buffer.alloc(2000, 0x41), headerless]))).message).toMatch(/not a PDF/);
+  });
+
   it('refuses a truncated PDF', async () => {
     expect((await refusal(await truncatedPdf())).message).toMatch(/truncated|damaged/);
   });

@@ -27,6 +27,7 @@ import {
   type PDFObject,
   type PDFStream,
 } from '@cantoo/pdf-lib';
+import { nameText } from './name-text';
 import { applyPredictor } from './stream-predictors';
 
 const MiB = 1024 * 1024;
@@ -117,7 +118,7 @@ function decodeRaw(stream: PDFRawStream, cap: number): Uint8Array {
   const filters = listOf(dict.lookup(PDFName.of('Filter')));
   const parms = listOf(dict.lookup(PDFName.of('DecodeParms')) ?? dict.lookup(PDFName.of('DP')));
   for (let i = 0; i < filters.length; i++) {
-    const filter = filters[i] instanceof PDFName ? (filters[i] as PDFName).decodeText() : undefined;
+    const filter = nameText(filters[i]);
     const parm = parms[i] instanceof PDFDict ? (parms[i] as PDFDict) : undefined;
     if (filter === undefined) throw new UnsupportedFilter();
     if (FLATE.has(filter)) data = inflateCapped(dict.context, data, cap);

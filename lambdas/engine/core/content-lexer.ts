@@ -40,23 +40,49 @@ const MAX_WORD = 256;
 const MAX_OPERANDS = 4096;
 const MAX_DEPTH = 64;
 
-export function* operations(bytes: Uint8Array): Generator<Operation> {
-  const lexer = new Lexer(bytes);
-  let operands: Operand[] = [];
-  for (;;) {
-    const tok = lexer.next(0);
-    if (tok === EOF) return;
-    if (tok instanceof Keyword) {
-      if (tok.word === 'BI') {
-        yield { op: 'BI', operands: [lexer.inlineImage()] };
-      } else {
-        yield { op: tok.word, operands };
+/**
+ * The operations of a content stream, read as they are asked for. An iterator
+ * object rather than a generator, and one IteratorResult reused for every step
+ * (take `value` before asking for the next, as for-of and spread do): a page
+ * holds tens of thousands of operations, and the generator's per-step objects
+ * and the operand arrays grown element by element were most of the lexer's
+ * allocations.
+ */
+export function operations(bytes: Uint8Array): IterableIterator<Operation> {
+  return new OperationReader(bytes);
+}
+
+class OperationReader implements IterableIterator<Operation> {
+  private readonly lexer: Lexer;
+  /** Operands of the operation being read; copied to an array of their exact length at its operator. */
+  private readonly operands: Operand[] = [];
+  private readonly step: IteratorYieldResult<Operation> = { done: false, value: { op: '', operands: [] } };
+
+  constructor(bytes: Uint8Array) {
+    this.lexer = new Lexer(bytes);
+  }
+
+  [Symbol.iterator](): IterableIterator<Operation> {
+    return this;
+  }
+
+  next(): IteratorResult<Operation> {
+    const lexer = this.lexer;
+    const operands = this.operands;
+    for (;;) {
+      const tok = lexer.next(0);
+      if (tok === EOF) {
+        operands.length = 0;
+        return { done: true, value: undefined };
       }
-      operands = [];
-      continue;
+      if (tok instanceof Keyword) {
+        this.step.value = tok.word === 'BI' ? { op: 'BI', operands: [lexer.inlineImage()] } : { op: tok.word, operands: operands.slice() };
+        operands.length = 0;
+        return this.step;
+      }
+      if (tok === SKIP || tok === CLOSE_ARRAY || tok === CLOSE_DICT) continue;
+      if (operands.length < MAX_OPERANDS) operands.push(tok);
     }
-    if (tok === SKIP || tok === CLOSE_ARRAY || tok === CLOSE_DICT) continue;
-    if (operands.length < MAX_OPERANDS) operands.push(tok);
   }
 }
 

@@ -113,9 +113,17 @@ const unclosed = new FinalizationRegistry<number>((fd) => {
   }
 });
 
-/** 64 KB blocks, 64 of them: 4 MB of recently read file, enough for the neighbourhood of the objects being parsed. */
+/**
+ * 64 KB blocks (80 KB with their overlap), 200 of them: up to 16 MB of recently
+ * read file. Opening a document walks every page object (page-tree.ts) and the
+ * content walk then reads the file again from the start; least-recently-used
+ * blocks under such a second pass each fall out just before they are needed,
+ * so a cache smaller than the file read every block twice. At 16 MB most files
+ * are read once (the stream cache, stream-data.ts, allows 64 MB); larger ones
+ * still work, reading twice.
+ */
 const FILE_BLOCK = 64 * 1024;
-const FILE_CACHED_BLOCKS = 64;
+const FILE_CACHED_BLOCKS = 200;
 
 /** A file on disk, read through its descriptor with positional reads. */
 export class FileSource extends BlockCachedSource {

@@ -100,6 +100,14 @@ function wordToken(text: string): Keyword | boolean | null {
 
 /** Tokens of the words of one to four bytes seen so far, keyed by their bytes (no word holds a zero byte). */
 const shortWords = new Map<number, Keyword | boolean | null>();
+/** Texts of the names of up to four bytes seen so far, keyed the same way (0: the empty name). */
+const shortNames = new Map<number, string>();
+
+/** A name's text, # escapes decoded. */
+function nameOf(b: Uint8Array, start: number, end: number): string {
+  const text = latin1(b, start, end);
+  return text.includes('#') ? text.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : text;
+}
 const EOF = Symbol('eof');
 const SKIP = Symbol('skip');
 const CLOSE_ARRAY = Symbol(']');
@@ -187,8 +195,16 @@ class Lexer {
     this.pos++;
     const start = this.pos;
     while (this.pos < this.b.length && isRegular(this.b[this.pos]!)) this.pos++;
-    let text = latin1(this.b, start, this.pos);
-    if (text.includes('#')) text = text.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const end = this.pos;
+    if (end - start > 4) return { name: nameOf(this.b, start, end) };
+    // Resource names (/F1, /Im0, /GS2) repeat on every page: spelled out once.
+    let key = 0;
+    for (let i = end - 1; i >= start; i--) key = key * 256 + this.b[i]!;
+    let text = shortNames.get(key);
+    if (text === undefined) {
+      text = nameOf(this.b, start, end);
+      shortNames.set(key, text);
+    }
     return { name: text };
   }
 

@@ -19,6 +19,12 @@ describe('content stream lexer', () => {
     expect(Object.is(op!.operands[0], -0)).toBe(true);
   });
 
+  it('reads short and long names alike, # escapes and the empty name included, however often they repeat', () => {
+    const [a, b] = ops('/F1 /A#41 / /LongName#20X Tf /F1 /A#41 / /LongName#20X Tf');
+    expect(a!.operands).toEqual([{ name: 'F1' }, { name: 'AA' }, { name: '' }, { name: 'LongName X' }]);
+    expect(b!.operands).toEqual(a!.operands);
+  });
+
   it('decodes literal strings with escapes and nested parentheses', () => {
     const [tj] = ops('(a\\(b\\) (c) \\101\\n) Tj');
     expect(Buffer.from((tj!.operands[0] as { bytes: Uint8Array }).bytes).toString('latin1')).toBe('a(b) (c) A\n');

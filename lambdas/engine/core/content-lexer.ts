@@ -40,28 +40,73 @@ const MAX_WORD = 256;
 const MAX_OPERANDS = 4096;
 const MAX_DEPTH = 64;
 
-export function* operations(bytes: Uint8Array): Generator<Operation> {
-  const lexer = new Lexer(bytes);
-  let operands: Operand[] = [];
-  for (;;) {
-    const tok = lexer.next(0);
-    if (tok === EOF) return;
-    if (tok instanceof Keyword) {
-      if (tok.word === 'BI') {
-        yield { op: 'BI', operands: [lexer.inlineImage()] };
-      } else {
-        yield { op: tok.word, operands };
+/**
+ * The operations of a content stream, read as they are asked for. An iterator
+ * object rather than a generator, and one IteratorResult reused for every step
+ * (take `value` before asking for the next, as for-of and spread do): a page
+ * holds tens of thousands of operations, and the generator's per-step objects
+ * and the operand arrays grown element by element were most of the lexer's
+ * allocations.
+ */
+export function operations(bytes: Uint8Array): IterableIterator<Operation> {
+  return new OperationReader(bytes);
+}
+
+class OperationReader implements IterableIterator<Operation> {
+  private readonly lexer: Lexer;
+  /** Operands of the operation being read; copied to an array of their exact length at its operator. */
+  private readonly operands: Operand[] = [];
+  private readonly step: IteratorYieldResult<Operation> = { done: false, value: { op: '', operands: [] } };
+
+  constructor(bytes: Uint8Array) {
+    this.lexer = new Lexer(bytes);
+  }
+
+  [Symbol.iterator](): IterableIterator<Operation> {
+    return this;
+  }
+
+  next(): IteratorResult<Operation> {
+    const lexer = this.lexer;
+    const operands = this.operands;
+    for (;;) {
+      const tok = lexer.next(0);
+      if (tok === EOF) {
+        operands.length = 0;
+        return { done: true, value: undefined };
       }
-      operands = [];
-      continue;
+      if (tok instanceof Keyword) {
+        this.step.value = tok.word === 'BI' ? { op: 'BI', operands: [lexer.inlineImage()] } : { op: tok.word, operands: operands.slice() };
+        operands.length = 0;
+        return this.step;
+      }
+      if (tok === SKIP || tok === CLOSE_ARRAY || tok === CLOSE_DICT) continue;
+      if (operands.length < MAX_OPERANDS) operands.push(tok);
     }
-    if (tok === SKIP || tok === CLOSE_ARRAY || tok === CLOSE_DICT) continue;
-    if (operands.length < MAX_OPERANDS) operands.push(tok);
   }
 }
 
 class Keyword {
   constructor(readonly word: string) {}
+}
+
+/** A word that is not a number: a literal or an operator keyword. */
+function wordToken(text: string): Keyword | boolean | null {
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  if (text === 'null') return null;
+  return new Keyword(text);
+}
+
+/** Tokens of the words of one to four bytes seen so far, keyed by their bytes (no word holds a zero byte). */
+const shortWords = new Map<number, Keyword | boolean | null>();
+/** Texts of the names of up to four bytes seen so far, keyed the same way (0: the empty name). */
+const shortNames = new Map<number, string>();
+
+/** A name's text, # escapes decoded. */
+function nameOf(b: Uint8Array, start: number, end: number): string {
+  const text = latin1(b, start, end);
+  return text.includes('#') ? text.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))) : text;
 }
 const EOF = Symbol('eof');
 const SKIP = Symbol('skip');
@@ -117,30 +162,49 @@ class Lexer {
   }
 
   private word(): Token {
+    const b = this.b;
     const start = this.pos;
-    while (this.pos < this.b.length && isRegular(this.b[this.pos]!)) this.pos++;
-    if (this.pos - start > MAX_WORD) return SKIP;
-    const text = latin1(this.b, start, this.pos);
-    const c = text.charCodeAt(0);
+    while (this.pos < b.length && isRegular(b[this.pos]!)) this.pos++;
+    const end = this.pos;
+    if (end - start > MAX_WORD) return SKIP;
+    const c = b[start]!;
     if ((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) {
+      const plain = plainNumber(b, start, end);
+      if (plain !== undefined) return plain;
+      const text = latin1(b, start, end);
       const n = Number(text);
       if (Number.isFinite(n)) return n;
       // "--5", "1.2.3": readers take the leading number.
       const lead = Number.parseFloat(text);
       return Number.isFinite(lead) ? lead : 0;
     }
-    if (text === 'true') return true;
-    if (text === 'false') return false;
-    if (text === 'null') return null;
-    return new Keyword(text);
+    // Operators are a small vocabulary repeated millions of times: each word of
+    // up to four bytes is spelled out once and its token reused.
+    if (end - start > 4) return wordToken(latin1(b, start, end));
+    let key = 0;
+    for (let i = end - 1; i >= start; i--) key = key * 256 + b[i]!;
+    let token = shortWords.get(key);
+    if (token === undefined) {
+      token = wordToken(latin1(b, start, end));
+      shortWords.set(key, token);
+    }
+    return token;
   }
 
   private name(): PdfNameToken {
     this.pos++;
     const start = this.pos;
     while (this.pos < this.b.length && isRegular(this.b[this.pos]!)) this.pos++;
-    let text = latin1(this.b, start, this.pos);
-    if (text.includes('#')) text = text.replace(/#([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
+    const end = this.pos;
+    if (end - start > 4) return { name: nameOf(this.b, start, end) };
+    // Resource names (/F1, /Im0, /GS2) repeat on every page: spelled out once.
+    let key = 0;
+    for (let i = end - 1; i >= start; i--) key = key * 256 + this.b[i]!;
+    let text = shortNames.get(key);
+    if (text === undefined) {
+      text = nameOf(this.b, start, end);
+      shortNames.set(key, text);
+    }
     return { name: text };
   }
 
@@ -327,6 +391,39 @@ function hexValue(c: number): number {
   if (c >= 0x41 && c <= 0x46) return c - 0x37;
   if (c >= 0x61 && c <= 0x66) return c - 0x57;
   return -1;
+}
+
+/** Powers of ten up to 10^22, the largest a double holds exactly. */
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+/** Digits kept in the integer accumulator: below 2^53, so it stays exact. */
+const MAX_DIGITS = 15;
+
+/**
+ * The value of a plain decimal (optional sign, digits, at most one point, at
+ * least one digit) of up to 15 digits, read straight from the bytes; undefined
+ * for anything else, which then goes through Number(). The same double as
+ * Number(): the digits form an exact integer and 10^k is exact, so the one
+ * correctly rounded division gives the correctly rounded decimal.
+ */
+function plainNumber(b: Uint8Array, start: number, end: number): number | undefined {
+  let i = start;
+  let negative = false;
+  if (b[i] === 0x2d || b[i] === 0x2b) negative = b[i++] === 0x2d;
+  let mantissa = 0;
+  let digits = 0;
+  let fraction = -1;
+  for (; i < end; i++) {
+    const c = b[i]!;
+    if (c >= 0x30 && c <= 0x39) {
+      mantissa = mantissa * 10 + (c - 0x30);
+      digits++;
+      if (fraction >= 0) fraction++;
+    } else if (c === 0x2e && fraction < 0) fraction = 0;
+    else return undefined;
+  }
+  if (digits === 0 || digits > MAX_DIGITS) return undefined;
+  const value = fraction > 0 ? mantissa / POW10[fraction]! : mantissa;
+  return negative ? -value : value;
 }
 
 function latin1(b: Uint8Array, start: number, end: number): string {

@@ -19,8 +19,10 @@ import {
   type PDFContext,
 } from '@cantoo/pdf-lib';
 import { decodeStream } from './stream-decode';
+import { nameText } from './name-text';
 
 export { decodeStream, type DecodeResult, type UndecodableReason } from './stream-decode';
+export { nameText } from './name-text';
 
 const nameCache = new Map<string, PDFName>();
 /** A PDFName by its text without the slash (`name('Type')`). */
@@ -76,10 +78,6 @@ export function getBool(dict: PDFDict | undefined, key: string): boolean | undef
 /** A name value without its slash (`getName(font, 'Subtype')` → "TrueType"). */
 export function getName(dict: PDFDict | undefined, key: string): string | undefined {
   return nameText(dict?.lookup(name(key)));
-}
-
-export function nameText(obj: PDFObject | undefined): string | undefined {
-  return obj instanceof PDFName ? obj.decodeText() : undefined;
 }
 
 /** A text string (PDFDocEncoding or UTF-16BE with BOM), or undefined. */
@@ -171,7 +169,7 @@ export function streamBytes(stream: PDFStream): Uint8Array | null {
 /** The filters a stream declares, in order (`['FlateDecode']`). */
 export function streamFilters(stream: PDFStream): string[] {
   const f = stream.dict.lookup(name('Filter'));
-  if (f instanceof PDFName) return [f.decodeText()];
+  if (f instanceof PDFName) return [nameText(f)!];
   if (f instanceof PDFArray) {
     const out: string[] = [];
     for (let i = 0; i < f.size(); i++) {

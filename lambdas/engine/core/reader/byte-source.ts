@@ -34,11 +34,20 @@ export class MemorySource implements ByteSource {
 }
 
 /**
+ * Each cached block also holds the first bytes of the next one, so a small read
+ * that starts near the end of a block (an object's 16 KB parse window, one in
+ * four of them with 64 KB blocks) is a view of one block rather than a copy
+ * joined from two.
+ */
+const OVERLAP = 16 * 1024;
+
+/**
  * A source whose reads are costly one by one (a system call, a request to
  * another thread): object headers, dictionaries and cross-reference sections
  * are small and read many at a time from the same region, so small reads are
- * served from a few cached blocks; a read larger than a few blocks (stream
- * data) is fetched as it is. Subclasses say how a range is fetched.
+ * served from a few cached blocks (each with OVERLAP bytes of its successor);
+ * a read larger than a few blocks (stream data) is fetched as it is.
+ * Subclasses say how a range is fetched.
  */
 export abstract class BlockCachedSource implements ByteSource {
   private readonly blocks = new Map<number, Uint8Array>();
@@ -59,7 +68,7 @@ export abstract class BlockCachedSource implements ByteSource {
     const B = this.blockBytes;
     const first = Math.floor(start / B);
     const last = Math.floor((end - 1) / B);
-    if (first === last) {
+    if (end - first * B <= B + OVERLAP) {
       const block = this.block(first);
       return block.subarray(start - first * B, end - first * B);
     }
@@ -68,7 +77,7 @@ export abstract class BlockCachedSource implements ByteSource {
     for (let b = first; b <= last; b++) {
       const block = this.block(b);
       const from = Math.max(start, b * B);
-      const to = Math.min(end, b * B + block.length);
+      const to = Math.min(end, (b + 1) * B, b * B + block.length);
       out.set(block.subarray(from - b * B, to - b * B), from - start);
     }
     return out;
@@ -88,7 +97,7 @@ export abstract class BlockCachedSource implements ByteSource {
       this.blocks.set(index, hit);
       return hit;
     }
-    const block = this.fetch(index * this.blockBytes, this.blockBytes);
+    const block = this.fetch(index * this.blockBytes, this.blockBytes + OVERLAP);
     this.blocks.set(index, block);
     if (this.blocks.size > this.cachedBlocks) this.blocks.delete(this.blocks.keys().next().value!);
     return block;
@@ -104,9 +113,17 @@ const unclosed = new FinalizationRegistry<number>((fd) => {
   }
 });
 
-/** 64 KB blocks, 64 of them: 4 MB of recently read file, enough for the neighbourhood of the objects being parsed. */
+/**
+ * 64 KB blocks (80 KB with their overlap), 200 of them: up to 16 MB of recently
+ * read file. Opening a document walks every page object (page-tree.ts) and the
+ * content walk then reads the file again from the start; least-recently-used
+ * blocks under such a second pass each fall out just before they are needed,
+ * so a cache smaller than the file read every block twice. At 16 MB most files
+ * are read once (the stream cache, stream-data.ts, allows 64 MB); larger ones
+ * still work, reading twice.
+ */
 const FILE_BLOCK = 64 * 1024;
-const FILE_CACHED_BLOCKS = 64;
+const FILE_CACHED_BLOCKS = 200;
 
 /** A file on disk, read through its descriptor with positional reads. */
 export class FileSource extends BlockCachedSource {
@@ -131,7 +148,7 @@ export class FileSource extends BlockCachedSource {
   protected fetch(offset: number, length: number): Uint8Array {
     if (this.fd === null) throw new Error('FileSource: read after close');
     const n = Math.max(0, Math.min(length, this.size - offset));
-    const out = new Uint8Array(n);
+    const out = uninitialised(n);
     let done = 0;
     while (done < n) {
       const got = readSync(this.fd, out, done, n - done, offset + done);
@@ -140,4 +157,15 @@ export class FileSource extends BlockCachedSource {
     }
     return done === n ? out : out.subarray(0, done);
   }
+}
+
+/**
+ * `n` bytes left as the allocator gives them, for FileSource.fetch, which hands
+ * out only the part the file filled: zero-filling every block and stream read
+ * first was a measurable share of reading. A plain Uint8Array rather than the
+ * Buffer, so that `slice()` copies as callers expect; allocUnsafeSlow, so it
+ * owns its ArrayBuffer rather than a slice of Node's shared pool.
+ */
+function uninitialised(n: number): Uint8Array {
+  return new Uint8Array(Buffer.allocUnsafeSlow(n).buffer, 0, n);
 }

@@ -69,39 +69,71 @@ export interface StreamReading {
   stats?: { streamBytesRead: number };
 }
 
+/** Where a lazy stream's data is and how it is read; dropped once the program assigns its contents. */
+interface PendingData {
+  dataStart: number;
+  ref: PDFRef | undefined;
+  reading: StreamReading;
+  /** False when the data is a view of bytes already in memory (no cache needed). */
+  cached: boolean;
+}
+
+/** pdf-lib types its constructor as private (PDFRawStream.of is the public way); the class is extended all the same. */
+type RawStreamConstructor = new (dict: PDFDict, contents: Uint8Array) => PDFRawStream;
+
+/**
+ * A PDFRawStream whose `contents` is an accessor of the class (defined once on
+ * the prototype below, not per object: a file holds thousands of streams, and
+ * per-object accessors and closures were a visible share of reading them).
+ */
+class LazyRawStream extends (PDFRawStream as unknown as RawStreamConstructor) {
+  declare pending: PendingData | undefined;
+
+  constructor(dict: PDFDict, pending: PendingData) {
+    // PDFRawStream's constructor assigns `contents`: the setter below ignores
+    // that while `pending` is not yet set.
+    super(dict, new Uint8Array(0));
+    this.pending = pending;
+  }
+}
+
+Object.defineProperty(LazyRawStream.prototype, 'contents', {
+  configurable: true,
+  enumerable: true,
+  get(this: LazyRawStream): Uint8Array {
+    const pending = this.pending!;
+    if (!pending.cached) return readData(this.dict, pending);
+    let data = pending.reading.cache.get(this);
+    if (!data) {
+      data = readData(this.dict, pending);
+      pending.reading.cache.put(this, data);
+    }
+    return data;
+  },
+  set(this: LazyRawStream, value: Uint8Array) {
+    const pending = this.pending;
+    if (pending === undefined) return;
+    pending.reading.cache.drop(this);
+    Object.defineProperty(this, 'contents', { value, writable: true, configurable: true, enumerable: true });
+  },
+});
+
+function readData(dict: PDFDict, { dataStart, ref, reading }: PendingData): Uint8Array {
+  const length = declaredLength(dict, reading.context);
+  const extent = streamLength(reading.source, dataStart, length);
+  let data = reading.source.read(dataStart, extent);
+  if (reading.stats) reading.stats.streamBytesRead += data.length;
+  // A view of one cached 64 KB block would keep the whole block alive.
+  if (!(reading.source instanceof MemorySource) && data.length < 64 * 1024) data = data.slice();
+  if (reading.crypto && ref) data = reading.crypto.createCipherTransform(ref.objectNumber, ref.generationNumber).decryptBytes(data);
+  return data;
+}
+
 /** A PDFRawStream whose data is read from `dataStart` when first asked for. */
 export function lazyStream(dict: PDFDict, dataStart: number, ref: PDFRef | undefined, reading: StreamReading): PDFRawStream {
-  const stream = PDFRawStream.of(dict, new Uint8Array(0));
-  const load = (): Uint8Array => {
-    const length = declaredLength(dict, reading.context);
-    const extent = streamLength(reading.source, dataStart, length);
-    let data = reading.source.read(dataStart, extent);
-    if (reading.stats) reading.stats.streamBytesRead += data.length;
-    // A view of one cached 64 KB block would keep the whole block alive.
-    if (!(reading.source instanceof MemorySource) && data.length < 64 * 1024) data = data.slice();
-    if (reading.crypto && ref) data = reading.crypto.createCipherTransform(ref.objectNumber, ref.generationNumber).decryptBytes(data);
-    return data;
-  };
   // In memory and not encrypted, the data is a view of bytes already held: no cache needed.
   const cached = !(reading.source instanceof MemorySource) || reading.crypto !== undefined;
-  Object.defineProperty(stream, 'contents', {
-    configurable: true,
-    enumerable: true,
-    get(): Uint8Array {
-      if (!cached) return load();
-      let data = reading.cache.get(stream);
-      if (!data) {
-        data = load();
-        reading.cache.put(stream, data);
-      }
-      return data;
-    },
-    set(value: Uint8Array) {
-      reading.cache.drop(stream);
-      Object.defineProperty(stream, 'contents', { value, writable: true, configurable: true, enumerable: true });
-    },
-  });
-  return stream;
+  return new LazyRawStream(dict, { dataStart, ref, reading, cached });
 }
 
 function declaredLength(dict: PDFDict, context: PDFContext): number | undefined {

@@ -11,6 +11,20 @@ describe('content stream lexer', () => {
     ]);
   });
 
+  it('reads numbers as Number() does, leading-number fallback and keyword literals included', () => {
+    const words = ['-0', '+7', '.5', '-.25', '1.', '0.1', '007', '123456789012345', '1234567890123456.75', '0.30000000000000004', '1e3', '--5', '1.2.3', '.', '-'];
+    const [op] = ops(`${words.join(' ')} true false null n`);
+    const expected = words.map((w) => (Number.isFinite(Number(w)) ? Number(w) : Number.isFinite(Number.parseFloat(w)) ? Number.parseFloat(w) : 0));
+    expect(op!.operands).toEqual([...expected, true, false, null]);
+    expect(Object.is(op!.operands[0], -0)).toBe(true);
+  });
+
+  it('reads short and long names alike, # escapes and the empty name included, however often they repeat', () => {
+    const [a, b] = ops('/F1 /A#41 / /LongName#20X Tf /F1 /A#41 / /LongName#20X Tf');
+    expect(a!.operands).toEqual([{ name: 'F1' }, { name: 'AA' }, { name: '' }, { name: 'LongName X' }]);
+    expect(b!.operands).toEqual(a!.operands);
+  });
+
   it('decodes literal strings with escapes and nested parentheses', () => {
     const [tj] = ops('(a\\(b\\) (c) \\101\\n) Tj');
     expect(Buffer.from((tj!.operands[0] as { bytes: Uint8Array }).bytes).toString('latin1')).toBe('a(b) (c) A\n');

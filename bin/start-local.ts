@@ -6,7 +6,8 @@
  *   DATA_DIR      where data lives across restarts (default .local/)
  *   DEV_API_KEY   a key registered verbatim for account `local`
  * plus the knobs of lambdas/platform/config.ts (SYNC_WAIT_MS, WEBHOOK_RETRY_SCHEDULE, …),
- * RATE_LIMIT_RPS / RATE_LIMIT_BURST and LOCAL_WORKER_TIMEOUT_MS.
+ * RATE_LIMIT_RPS / RATE_LIMIT_BURST, LOCAL_WORKER_TIMEOUT_MS and LOCAL_PREWARM (default 1:
+ * load one environment of each pipeline function in the background once serving; 0: on first use).
  * Ctrl-C (SIGINT) or SIGTERM stops it gracefully; unfinished jobs resume at the next start.
  */
 import '../lambdas/platform/polyfills';
@@ -14,7 +15,7 @@ import { DataDirInUseError, startLocalRuntime } from '../local/runtime';
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
-  const runtime = await startLocalRuntime();
+  const runtime = await startLocalRuntime({ prewarm: process.env.LOCAL_PREWARM !== '0' });
   console.error(`[local] started in ${Date.now() - startedAt} ms`);
 
   let stopping = false;

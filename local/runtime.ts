@@ -51,6 +51,13 @@ export interface LocalRuntimeOptions {
   env?: Record<string, string>;
   /** No banner on stdout. */
   quiet?: boolean;
+  /**
+   * Once serving, load one environment of every pipeline function in the
+   * background (worker-pool.ts prewarm), so the first job does not wait for
+   * module loading (1–2 s per function under tsx). `npm start` turns it on
+   * unless LOCAL_PREWARM=0; tests leave it off.
+   */
+  prewarm?: boolean;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -166,6 +173,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const resumedJobIds = await resumeUnfinishedJobs(services, log);
     await webhookScheduler.resume();
 
+    if (opts.prewarm) pool.prewarm();
     if (!opts.quiet) printBanner({ url: http.url, storageUrl: storage.url, dataDir, key, devKey: config.devApiKey !== undefined, resumed: resumedJobIds.length });
 
     let stopping: Promise<void> | undefined;

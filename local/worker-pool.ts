@@ -45,6 +45,14 @@ export interface WorkerPoolOptions {
 
 export interface WorkerPool {
   invoke(name: string, input: unknown): Promise<unknown>;
+  /**
+   * Starts one environment of every function that has none, in the
+   * background, and keeps it warm (as Lambda's provisioned concurrency does):
+   * the first job then does not wait for each worker module to load. An
+   * invocation arriving meanwhile waits for that environment instead of
+   * starting another.
+   */
+  prewarm(): void;
   /** Live threads per function (warm or busy). */
   threads(): Record<string, number>;
   close(): Promise<void>;
@@ -227,6 +235,20 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
         return await env.run(input, opts.timeoutMs ?? spec.timeoutSeconds * 1000);
       } finally {
         release(env);
+      }
+    },
+    prewarm() {
+      for (const [name, spec] of Object.entries(opts.functions)) {
+        if (closed || envsOf(name).size > 0) continue;
+        const env = new Environment(name, spec, { initTimeoutMs, env: opts.env, log, onDeath });
+        envsOf(name).add(env);
+        // Idle (and so ended after idleMs unused) once loaded; a failed load ends it through onDeath.
+        env.ready.then(
+          () => {
+            if (!env.busy) release(env);
+          },
+          () => undefined,
+        );
       }
     },
     threads() {

@@ -44,6 +44,21 @@ describe('the worker pool', () => {
     expect(out.remainingMs).toBeLessThanOrEqual(1500);
   });
 
+  it('prewarms one environment of each function, which the first invocation then uses instead of loading another', async () => {
+    const warm = createWorkerPool({ functions: { A: { entry: fixture('test-worker.ts'), memoryMb: 256, timeoutSeconds: 900 } }, maxConcurrency: 2, log: () => {} });
+    try {
+      warm.prewarm();
+      expect(warm.threads()).toEqual({ A: 1 });
+      // Asked while (or after) it loads: the same environment serves, its first invocation.
+      expect(await warm.invoke('A', { mode: 'echo' })).toMatchObject({ invocations: 1 });
+      expect(warm.threads()).toEqual({ A: 1 });
+      warm.prewarm();
+      expect(warm.threads()).toEqual({ A: 1 });
+    } finally {
+      await warm.close();
+    }
+  });
+
   it('keeps a thread warm between invocations, as Lambda reuses an environment', async () => {
     const a = (await pool.invoke('Test', { mode: 'echo' })) as { invocations: number };
     const b = (await pool.invoke('Test', { mode: 'echo' })) as { invocations: number };

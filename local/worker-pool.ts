@@ -46,8 +46,8 @@ export interface WorkerPoolOptions {
 export interface WorkerPool {
   invoke(name: string, input: unknown): Promise<unknown>;
   /**
-   * Starts one environment of every function that has none, in the
-   * background, and keeps it warm (as Lambda's provisioned concurrency does):
+   * Starts one environment of every function that has none, one after the
+   * other in the background, and keeps it warm (as Lambda's provisioned concurrency does):
    * the first job then does not wait for each worker module to load. An
    * invocation arriving meanwhile waits for that environment instead of
    * starting another.
@@ -238,18 +238,23 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
       }
     },
     prewarm() {
-      for (const [name, spec] of Object.entries(opts.functions)) {
-        if (closed || envsOf(name).size > 0) continue;
-        const env = new Environment(name, spec, { initTimeoutMs, env: opts.env, log, onDeath });
-        envsOf(name).add(env);
-        // Idle (and so ended after idleMs unused) once loaded; a failed load ends it through onDeath.
-        env.ready.then(
-          () => {
-            if (!env.busy) release(env);
-          },
-          () => undefined,
-        );
-      }
+      // One function at a time, in the order given (ingest, which every job needs, first): loading
+      // them all at once would take every core from the requests being served meanwhile (an upload).
+      void (async () => {
+        for (const [name, spec] of Object.entries(opts.functions)) {
+          if (closed) return;
+          if (envsOf(name).size > 0) continue;
+          const env = new Environment(name, spec, { initTimeoutMs, env: opts.env, log, onDeath });
+          envsOf(name).add(env);
+          // Idle (and so ended after idleMs unused) once loaded; a failed load ends it through onDeath.
+          await env.ready.then(
+            () => {
+              if (!env.busy) release(env);
+            },
+            () => undefined,
+          );
+        }
+      })();
     },
     threads() {
       return Object.fromEntries([...envs].map(([name, set]) => [name, [...set].filter((e) => e.alive).length]));

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { createWorkerPool, type WorkerPool } from '../../../local/worker-pool';
 import { LambdaInvocationError } from '../../../lambdas/adapters/local/lambda-errors';
@@ -44,16 +44,20 @@ describe('the worker pool', () => {
     expect(out.remainingMs).toBeLessThanOrEqual(1500);
   });
 
-  it('prewarms one environment of each function, which the first invocation then uses instead of loading another', async () => {
-    const warm = createWorkerPool({ functions: { A: { entry: fixture('test-worker.ts'), memoryMb: 256, timeoutSeconds: 900 } }, maxConcurrency: 2, log: () => {} });
+  it('prewarms one environment of each function, one after the other, which the first invocations then use instead of loading others', async () => {
+    const functions = { A: { entry: fixture('test-worker.ts'), memoryMb: 256, timeoutSeconds: 900 }, B: { entry: fixture('test-worker.ts'), memoryMb: 256, timeoutSeconds: 900 } };
+    const warm = createWorkerPool({ functions, maxConcurrency: 2, log: () => {} });
     try {
       warm.prewarm();
+      // One at a time: B is loaded once A is.
       expect(warm.threads()).toEqual({ A: 1 });
-      // Asked while (or after) it loads: the same environment serves, its first invocation.
+      await vi.waitFor(() => expect(warm.threads()).toEqual({ A: 1, B: 1 }), { timeout: 10_000 });
+      // Each prewarmed environment serves its function's first invocation.
       expect(await warm.invoke('A', { mode: 'echo' })).toMatchObject({ invocations: 1 });
-      expect(warm.threads()).toEqual({ A: 1 });
+      expect(await warm.invoke('B', { mode: 'echo' })).toMatchObject({ invocations: 1 });
+      // Prewarming again starts nothing: every function has its environment.
       warm.prewarm();
-      expect(warm.threads()).toEqual({ A: 1 });
+      expect(warm.threads()).toEqual({ A: 1, B: 1 });
     } finally {
       await warm.close();
     }

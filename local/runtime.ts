@@ -26,7 +26,7 @@ import { setServices } from '../lambdas/platform/services';
 import type { Services } from '../lambdas/domain/ports';
 import { createGatewayAuthorizer, type AuthorizerHandler } from './gateway-authorizer';
 import { startHttpServer, type HttpServer } from './http-server';
-import { isRunning, readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo } from './runtime-info';
+import { isRunning, readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo, PREWARMED } from './runtime-info';
 import { S3RVER_CREDENTIALS, startStandins, useStandInCredentials, type Standins } from './standins';
 import { startStorageGateway, type StorageGateway } from './storage-gateway';
 import { createThrottle, throttleLimitsFrom } from './throttle';
@@ -173,7 +173,11 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const resumedJobIds = await resumeUnfinishedJobs(services, log);
     await webhookScheduler.resume();
 
-    if (opts.prewarm) pool.prewarm();
+    if (opts.prewarm) {
+      const warming = Date.now();
+      // Said on stderr when done: bench:big waits for it to time warm jobs (test/bench/support/local-runtime-child.ts).
+      void pool.prewarm().then(() => log(`${PREWARMED} in ${Date.now() - warming} ms`));
+    }
     if (!opts.quiet) printBanner({ url: http.url, storageUrl: storage.url, dataDir, key, devKey: config.devApiKey !== undefined, resumed: resumedJobIds.length });
 
     let stopping: Promise<void> | undefined;

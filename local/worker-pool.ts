@@ -50,9 +50,9 @@ export interface WorkerPool {
    * other in the background, and keeps it warm (as Lambda's provisioned concurrency does):
    * the first job then does not wait for each worker module to load. An
    * invocation arriving meanwhile waits for that environment instead of
-   * starting another.
+   * starting another. Settles when every function has been loaded (or failed to).
    */
-  prewarm(): void;
+  prewarm(): Promise<void>;
   /** Live threads per function (warm or busy). */
   threads(): Record<string, number>;
   close(): Promise<void>;
@@ -240,7 +240,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
     prewarm() {
       // One function at a time, in the order given (ingest, which every job needs, first): loading
       // them all at once would take every core from the requests being served meanwhile (an upload).
-      void (async () => {
+      return (async () => {
         for (const [name, spec] of Object.entries(opts.functions)) {
           if (closed) return;
           if (envsOf(name).size > 0) continue;

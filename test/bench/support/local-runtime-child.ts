@@ -6,6 +6,7 @@
  * POST, a job created and polled until it is terminal. Everything is
  * asynchronous: the bench samples memory on the same event loop.
  */
+import { PREWARMED } from '../../../local/runtime-info';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createReadStream } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
@@ -41,7 +42,12 @@ export interface LocalRuntime {
   stop(graceMs?: number): Promise<void>;
 }
 
-export async function startLocalRuntime(opts: { startTimeoutMs?: number; env?: NodeJS.ProcessEnv } = {}): Promise<LocalRuntime> {
+/**
+ * `waitForPrewarm`: return only once the runtime has loaded its pipeline
+ * workers (`npm start` prewarms them in the background), so a job is timed
+ * against warm workers, as a deployed stack's are after their first use.
+ */
+export async function startLocalRuntime(opts: { startTimeoutMs?: number; env?: NodeJS.ProcessEnv; waitForPrewarm?: boolean } = {}): Promise<LocalRuntime> {
   const [port, storagePort] = [await freePort(), await freePort()];
   const dataDir = await mkdtemp(path.join(tmpdir(), 'proofline-big-'));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'bin/start-local.ts'], {
@@ -54,8 +60,10 @@ export async function startLocalRuntime(opts: { startTimeoutMs?: number; env?: N
   child.stdout!.on('data', (d: Buffer) => {
     if (stdout.length < 64 * 1024) stdout += d.toString();
   });
+  let prewarmed = false;
   child.stderr!.on('data', (d: Buffer) => {
     stderrTail = (stderrTail + d.toString()).slice(-4000);
+    if (stderrTail.includes(PREWARMED)) prewarmed = true;
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (graceMs = 20_000) => {
@@ -73,7 +81,7 @@ export async function startLocalRuntime(opts: { startTimeoutMs?: number; env?: N
     if (key) {
       const url = `http://127.0.0.1:${port}`;
       try {
-        if ((await fetch(`${url}/health`)).status === 200) return { url, key, pid: child.pid!, stop };
+        if ((!opts.waitForPrewarm || prewarmed) && (await fetch(`${url}/health`)).status === 200) return { url, key, pid: child.pid!, stop };
       } catch {
         /* not listening yet */
       }

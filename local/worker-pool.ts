@@ -195,6 +195,9 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
     if (next) next();
   }
 
+  /** A new environment of `name`, loading its module (added to the function's set by the caller). */
+  const startEnvironment = (name: string, spec: PooledFunction): Environment => new Environment(name, spec, { initTimeoutMs, env: opts.env, log, onDeath });
+
   /** A warm idle environment, a new one, or (at the limit) the next one freed. */
   async function acquire(name: string, spec: PooledFunction): Promise<Environment> {
     for (;;) {
@@ -207,7 +210,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
         return idle;
       }
       if (set.size < maxConcurrency) {
-        const env = new Environment(name, spec, { initTimeoutMs, env: opts.env, log, onDeath });
+        const env = startEnvironment(name, spec);
         env.busy = true;
         set.add(env);
         return env;
@@ -244,7 +247,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
         for (const [name, spec] of Object.entries(opts.functions)) {
           if (closed) return;
           if (envsOf(name).size > 0) continue;
-          const env = new Environment(name, spec, { initTimeoutMs, env: opts.env, log, onDeath });
+          const env = startEnvironment(name, spec);
           envsOf(name).add(env);
           // Idle (and so ended after idleMs unused) once loaded; a failed load ends it through onDeath.
           await env.ready.then(

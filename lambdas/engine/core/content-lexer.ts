@@ -9,6 +9,8 @@
  * operand is the image dictionary; the data is skipped.
  */
 
+import { plainNumber } from './plain-number';
+
 export interface PdfNameToken {
   name: string;
 }
@@ -100,8 +102,8 @@ function wordToken(text: string): Keyword | boolean | null {
 
 /** Tokens of the words of one to four bytes seen so far, keyed by their bytes (no word holds a zero byte). */
 const shortWords = new Map<number, Keyword | boolean | null>();
-/** Texts of the names of up to four bytes seen so far, keyed the same way (0: the empty name). */
-const shortNames = new Map<number, string>();
+/** Tokens of the names of up to four bytes seen so far, keyed the same way (0: the empty name); tokens are never changed. */
+const shortNames = new Map<number, PdfNameToken>();
 
 /** A name's text, # escapes decoded. */
 function nameOf(b: Uint8Array, start: number, end: number): string {
@@ -200,12 +202,12 @@ class Lexer {
     // Resource names (/F1, /Im0, /GS2) repeat on every page: spelled out once.
     let key = 0;
     for (let i = end - 1; i >= start; i--) key = key * 256 + this.b[i]!;
-    let text = shortNames.get(key);
-    if (text === undefined) {
-      text = nameOf(this.b, start, end);
-      shortNames.set(key, text);
+    let token = shortNames.get(key);
+    if (token === undefined) {
+      token = { name: nameOf(this.b, start, end) };
+      shortNames.set(key, token);
     }
-    return { name: text };
+    return token;
   }
 
   private literalString(): PdfStringToken {
@@ -391,39 +393,6 @@ function hexValue(c: number): number {
   if (c >= 0x41 && c <= 0x46) return c - 0x37;
   if (c >= 0x61 && c <= 0x66) return c - 0x57;
   return -1;
-}
-
-/** Powers of ten up to 10^22, the largest a double holds exactly. */
-const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
-/** Digits kept in the integer accumulator: below 2^53, so it stays exact. */
-const MAX_DIGITS = 15;
-
-/**
- * The value of a plain decimal (optional sign, digits, at most one point, at
- * least one digit) of up to 15 digits, read straight from the bytes; undefined
- * for anything else, which then goes through Number(). The same double as
- * Number(): the digits form an exact integer and 10^k is exact, so the one
- * correctly rounded division gives the correctly rounded decimal.
- */
-function plainNumber(b: Uint8Array, start: number, end: number): number | undefined {
-  let i = start;
-  let negative = false;
-  if (b[i] === 0x2d || b[i] === 0x2b) negative = b[i++] === 0x2d;
-  let mantissa = 0;
-  let digits = 0;
-  let fraction = -1;
-  for (; i < end; i++) {
-    const c = b[i]!;
-    if (c >= 0x30 && c <= 0x39) {
-      mantissa = mantissa * 10 + (c - 0x30);
-      digits++;
-      if (fraction >= 0) fraction++;
-    } else if (c === 0x2e && fraction < 0) fraction = 0;
-    else return undefined;
-  }
-  if (digits === 0 || digits > MAX_DIGITS) return undefined;
-  const value = fraction > 0 ? mantissa / POW10[fraction]! : mantissa;
-  return negative ? -value : value;
 }
 
 function latin1(b: Uint8Array, start: number, end: number): string {

@@ -13,13 +13,19 @@
  * index says it holds, the index is rebuilt once by scanning the file
  * (xref-reconstruct.ts) and the lookup is tried again against it, as pdf.js does.
  */
-import { PDFContext, PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFObject } from '@cantoo/pdf-lib';
+import { PDFContext, PDFNumber, PDFRawStream, PDFRef, type PDFObject } from '@cantoo/pdf-lib';
 import { decodeStream } from '../stream-decode';
 import type { ByteSource } from './byte-source';
 import { isDigit, isWhite, parseIndirectAt, parseObjectIn, type CipherFactory, type StreamFound } from './object-parse';
 import { lazyStream, StreamCache, type StreamReading } from './stream-data';
+import { internedName, internedRef } from './interned-objects';
 import { addObjectStreamMembers, scanFile, type ScannedFile } from './xref-reconstruct';
 import type { XrefEntry } from './xref-read';
+
+const TYPE = internedName('Type', false);
+const XREF = internedName('XRef', false);
+const FIRST = internedName('First', false);
+const N = internedName('N', false);
 
 export interface ReaderStats {
   /** Indirect objects parsed from the file or from object streams. */
@@ -62,7 +68,7 @@ export class ObjectLoader {
     this.reading = { source, context, cache: new StreamCache(cacheBytes), stats: this.stats };
     this.onStream = (dict, dataStart, ref) => {
       // Cross-reference streams are never encrypted (ISO 32000-1 7.6.1).
-      const plain = ref === undefined || this.plain.has(ref.objectNumber) || dict.get(PDFName.of('Type')) === PDFName.of('XRef');
+      const plain = ref === undefined || this.plain.has(ref.objectNumber) || dict.get(TYPE) === XREF;
       return lazyStream(dict, dataStart, ref, plain ? { ...this.reading, crypto: undefined } : this.reading);
     };
   }
@@ -156,8 +162,8 @@ export class ObjectLoader {
       return null;
     }
     const decoded = decodeStream(stream).bytes;
-    const first = stream.dict.get(PDFName.of('First'));
-    const count = stream.dict.get(PDFName.of('N'));
+    const first = stream.dict.get(FIRST);
+    const count = stream.dict.get(N);
     if (decoded === null || !(first instanceof PDFNumber) || !(count instanceof PDFNumber)) {
       this.objectStreams.set(num, null);
       return null;
@@ -314,7 +320,7 @@ export class LazyObjectMap extends Map<PDFRef, PDFObject> {
     this.tried.add(num);
     const loaded = this.loader.load(num);
     if (!loaded) return;
-    const ref = PDFRef.of(num, loaded.gen);
+    const ref = internedRef(num, loaded.gen);
     if (!this.deleted.has(ref)) {
       super.set(ref, loaded.object);
       this.onLoad?.(ref, loaded.object);

@@ -19,8 +19,8 @@
  * Everything else (strings and their decryption, names, numbers, references,
  * streams, /Type-typed dictionaries) is pdf-lib's parser's own.
  */
-import { PDFArray, PDFCatalog, PDFDict, PDFName, PDFPageLeaf, PDFPageTree, type PDFObject, type PDFRef } from '@cantoo/pdf-lib';
-import { isDelimiter, isWhite, WindowParser } from './window-parser';
+import { PDFArray, type PDFDict, type PDFName, type PDFObject, type PDFRef } from '@cantoo/pdf-lib';
+import { isDelimiter, isWhite, typedDict, WindowParser } from './window-parser';
 
 const LT = 0x3c;
 const GT = 0x3e;
@@ -58,7 +58,7 @@ export class LenientParser extends WindowParser {
       const value = this.element(ref);
       if (value !== undefined) entries.set(key, value);
     }
-    return typed(entries, this.context);
+    return typedDict(entries, this.context);
   }
 
   protected override parseArray(ref?: PDFRef): PDFArray {
@@ -124,13 +124,4 @@ export class LenientParser extends WindowParser {
     }
     return false;
   }
-}
-
-/** The dictionary pdf-lib's parser would make of these entries (its parseDict types by /Type). */
-function typed(entries: Map<PDFName, PDFObject>, context: PDFDict['context']): PDFDict {
-  const type = entries.get(PDFName.of('Type'));
-  if (type === PDFName.of('Catalog')) return PDFCatalog.fromMapWithContext(entries, context);
-  if (type === PDFName.of('Pages')) return PDFPageTree.fromMapWithContext(entries, context);
-  if (type === PDFName.of('Page')) return PDFPageLeaf.fromMapWithContext(entries, context);
-  return PDFDict.fromMapWithContext(entries, context);
 }

@@ -11,8 +11,9 @@
  * of decrypted-strings.ts). The parser itself is window-parser.ts; an object
  * it refuses is read again by lenient-parse.ts, as poppler and qpdf would.
  */
-import { PDFDict, PDFInvalidObject, PDFRef, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
+import { PDFDict, PDFInvalidObject, type PDFContext, type PDFObject, type PDFRef } from '@cantoo/pdf-lib';
 import type { ByteSource } from './byte-source';
+import { internedRef } from './interned-objects';
 import { LenientParser } from './lenient-parse';
 import { isWhite, WindowParser, type CipherFactory, type StreamFound } from './window-parser';
 
@@ -59,7 +60,7 @@ export function parseIndirectAt(source: ByteSource, offset: number, options: Par
       }
       return null;
     }
-    const ref = PDFRef.of(head.num, head.gen);
+    const ref = internedRef(head.num, head.gen);
     const bodyStart = parser.cursor.offset();
     try {
       const object = parser.parseObject(ref);

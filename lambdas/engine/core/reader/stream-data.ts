@@ -11,9 +11,12 @@
  * whose object is missing) the data runs to the next `endstream`, the way
  * pdf-lib's whole-file parser and other readers recover.
  */
-import { PDFName, PDFNumber, PDFRawStream, PDFRef, type PDFContext, type PDFDict } from '@cantoo/pdf-lib';
+import { PDFNumber, PDFRawStream, PDFRef, type PDFContext, type PDFDict } from '@cantoo/pdf-lib';
 import { MemorySource, type ByteSource } from './byte-source';
+import { internedName } from './interned-objects';
 import { isWhite, type CipherFactory } from './object-parse';
+
+const LENGTH = internedName('Length', false);
 
 const MiB = 1024 * 1024;
 export const DEFAULT_STREAM_CACHE_BYTES = 64 * MiB;
@@ -137,7 +140,7 @@ export function lazyStream(dict: PDFDict, dataStart: number, ref: PDFRef | undef
 }
 
 function declaredLength(dict: PDFDict, context: PDFContext): number | undefined {
-  let length = dict.get(PDFName.of('Length'));
+  let length = dict.get(LENGTH);
   if (length instanceof PDFRef) length = context.lookup(length);
   if (!(length instanceof PDFNumber)) return undefined;
   const n = length.asNumber();

@@ -49,8 +49,8 @@ export class Executor implements OperatorContext {
   private clipPending = false;
 
   // Text object state (not part of the graphics state: BT resets it).
-  tm: Matrix = [1, 0, 0, 1, 0, 0];
-  tlm: Matrix = [1, 0, 0, 1, 0, 0];
+  readonly tm: Matrix = [1, 0, 0, 1, 0, 0];
+  readonly tlm: Matrix = [1, 0, 0, 1, 0, 0];
 
   constructor(
     readonly run: DocumentRun,

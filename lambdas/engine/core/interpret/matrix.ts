@@ -21,6 +21,17 @@ export function multiply(m1: Readonly<Matrix>, m2: Readonly<Matrix>): Matrix {
   ];
 }
 
+/** m1 then m2, written into `out` (which may not be m1 or m2): for hot paths that only measure with the product. */
+export function multiplyInto(m1: Readonly<Matrix>, m2: Readonly<Matrix>, out: Matrix): Matrix {
+  out[0] = m1[0] * m2[0] + m1[1] * m2[2];
+  out[1] = m1[0] * m2[1] + m1[1] * m2[3];
+  out[2] = m1[2] * m2[0] + m1[3] * m2[2];
+  out[3] = m1[2] * m2[1] + m1[3] * m2[3];
+  out[4] = m1[4] * m2[0] + m1[5] * m2[2] + m2[4];
+  out[5] = m1[4] * m2[1] + m1[5] * m2[3] + m2[5];
+  return out;
+}
+
 /** Six finite numbers, or undefined. */
 export function matrixFrom(values: readonly unknown[] | undefined): Matrix | undefined {
   if (!values || values.length < 6) return undefined;

@@ -18,9 +18,9 @@ type DeviceFamily = 'DeviceGray' | 'DeviceRGB' | 'DeviceCMYK';
 export interface OperatorContext extends ObservedStream {
   gs: GraphicsState;
   readonly run: DocumentRun;
-  /** Text matrix and text line matrix (not part of the graphics state: BT resets them). */
-  tm: Matrix;
-  tlm: Matrix;
+  /** Text matrix and text line matrix (not part of the graphics state: BT resets them); changed in place. */
+  readonly tm: Matrix;
+  readonly tlm: Matrix;
 
   save(): void;
   restore(): void;

@@ -13,7 +13,6 @@ import type { OperatorContext } from './operator-context';
 import { applyExtGState, readExtGState } from './ext-gstate';
 import { showText } from './text-show';
 import { doXObject, inlineImage, runSoftMask } from './xobjects';
-import type { Matrix } from './types';
 
 export interface Operator {
   /** Operands required (the last `args` are used when `numbers`). */
@@ -27,12 +26,26 @@ const op = (args: number, numbers: boolean, run: Operator['run']): Operator => (
 const nothing = (): void => {};
 const n = (o: Operand[], i: number): number => o[i] as number;
 
+/**
+ * Sets the text and text line matrices (Tm, BT). Both are the executor's own
+ * (nothing else holds them), so they are written in place: text-heavy pages
+ * set them tens of thousands of times.
+ */
+function setTextMatrices(x: OperatorContext, a: number, b: number, c: number, d: number, e: number, f: number): void {
+  const l = x.tlm;
+  const m = x.tm;
+  l[0] = m[0] = a;
+  l[1] = m[1] = b;
+  l[2] = m[2] = c;
+  l[3] = m[3] = d;
+  l[4] = m[4] = e;
+  l[5] = m[5] = f;
+}
+
 /** Td: moves to the start of the next line, offset from the start of the current one. */
 function moveText(x: OperatorContext, tx: number, ty: number): void {
   const l = x.tlm;
-  const next: Matrix = [l[0], l[1], l[2], l[3], tx * l[0] + ty * l[2] + l[4], tx * l[1] + ty * l[3] + l[5]];
-  x.tlm = next;
-  x.tm = [...next];
+  setTextMatrices(x, l[0], l[1], l[2], l[3], tx * l[0] + ty * l[2] + l[4], tx * l[1] + ty * l[3] + l[5]);
 }
 
 function setFont(x: OperatorContext, o: Operand[]): void {
@@ -118,10 +131,7 @@ const table: Record<string, Operator> = {
   W: op(0, false, (x) => x.clip()),
   'W*': op(0, false, (x) => x.clip()),
   // Text objects
-  BT: op(0, false, (x) => {
-    x.tm = [1, 0, 0, 1, 0, 0];
-    x.tlm = [1, 0, 0, 1, 0, 0];
-  }),
+  BT: op(0, false, (x) => setTextMatrices(x, 1, 0, 0, 1, 0, 0)),
   ET: op(0, false, nothing),
   // Text state
   Tc: op(1, true, (x, o) => (x.gs.charSpacing = n(o, 0))),
@@ -137,10 +147,7 @@ const table: Record<string, Operator> = {
     x.gs.leading = -n(o, 1);
     moveText(x, n(o, 0), n(o, 1));
   }),
-  Tm: op(6, true, (x, o) => {
-    x.tlm = [n(o, 0), n(o, 1), n(o, 2), n(o, 3), n(o, 4), n(o, 5)];
-    x.tm = [...x.tlm];
-  }),
+  Tm: op(6, true, (x, o) => setTextMatrices(x, n(o, 0), n(o, 1), n(o, 2), n(o, 3), n(o, 4), n(o, 5))),
   'T*': op(0, false, nextLine),
   // Text showing
   Tj: op(1, false, (x, o) => showText(x, o, o.length - 1)),

@@ -13,9 +13,11 @@ import { cidOf, readCode, TWO_BYTES } from './code-space';
 import type { OperatorContext } from './operator-context';
 import type { FontMetrics } from './font-metrics';
 import type { Matrix, TextGroup } from './types';
-import { multiply, transformBox, verticalScale } from './matrix';
+import { multiply, multiplyInto, transformBox, verticalScale } from './matrix';
 
 const code = { code: 0, length: 0 };
+/** The text rendering matrix of the run being recorded: only measured with, so one scratch matrix serves. */
+const trm: Matrix = [1, 0, 0, 1, 0, 0];
 const PAINTING: TextGroup['painting'][] = ['fill', 'stroke', 'fill-stroke', 'invisible', 'fill', 'stroke', 'fill-stroke', 'clip'];
 
 /** Shows the strings (and, for TJ, the adjustments) of `items` from index `start`. */
@@ -80,7 +82,7 @@ function record(x: OperatorContext, font: FontMetrics, adv: number, glyphs: numb
   const run = x.run;
   const page = run.page;
   const fs = g.fontSize;
-  const trm = x.textMatrix();
+  multiplyInto(x.tm, g.ctm, trm);
   let box: Rect;
   if (font.vertical) {
     box = transformBox(trm, -Math.abs(fs) / 2, Math.min(0, -adv) + g.rise, Math.abs(fs) / 2, Math.max(0, -adv) + g.rise);

@@ -126,8 +126,9 @@ function readData(dict: PDFDict, { dataStart, ref, reading }: PendingData): Uint
   const extent = streamLength(reading.source, dataStart, length);
   let data = reading.source.read(dataStart, extent);
   if (reading.stats) reading.stats.streamBytesRead += data.length;
-  // A view of one cached 64 KB block would keep the whole block alive.
-  if (!(reading.source instanceof MemorySource) && data.length < 64 * 1024) data = data.slice();
+  // A view of a cached block is copied: it would keep the whole block alive,
+  // and a closed file's blocks are reused for the next file (byte-source.ts).
+  if (!(reading.source instanceof MemorySource) && data.byteLength < data.buffer.byteLength) data = data.slice();
   if (reading.crypto && ref) data = reading.crypto.createCipherTransform(ref.objectNumber, ref.generationNumber).decryptBytes(data);
   return data;
 }

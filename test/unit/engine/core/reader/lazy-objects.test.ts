@@ -1,8 +1,11 @@
 import { PDFDict, PDFName, PDFRawStream, PDFRef } from '@cantoo/pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { MemorySource, type ByteSource } from '../../../../../lambdas/engine/core/reader/byte-source';
+import { FileSource, MemorySource, type ByteSource } from '../../../../../lambdas/engine/core/reader/byte-source';
 import { openLazy } from '../../../../../lambdas/engine/core/reader/open-lazy';
+import { tempFiles } from '../../temp-files';
 import { buildRevisions, pagesDocument, replaceSameLength, ROOT } from './pdf-builder';
+
+const files = tempFiles('lazy-objects');
 
 /** A source that counts the bytes read from it. */
 class CountingSource implements ByteSource {
@@ -69,6 +72,18 @@ describe('objects read on demand', () => {
     loader.reading.cache.put(a, new Uint8Array(600));
     loader.reading.cache.put(context.lookup(PDFRef.of(10)) as PDFRawStream, new Uint8Array(600));
     expect(loader.reading.cache.bytes).toBe(600);
+  });
+
+  it("keeps stream data read from a file as its own copy: it survives the file's blocks serving the next file", () => {
+    const withData = (fill: number) => buildRevisions([{ objects: { ...pagesDocument(1), 9: { dict: '<< >>', data: Buffer.alloc(70_000, fill) }, 10: { dict: '<< >>', data: Buffer.alloc(30_000, 0) } }, trailer: ROOT }]).bytes;
+    const first = new FileSource(files.write(withData(1), 'pdf'));
+    const kept = (openLazy(first, { version: '1.7' })!.context.lookup(PDFRef.of(9)) as PDFRawStream).contents;
+    first.close();
+    const second = new FileSource(files.write(withData(2), 'pdf'));
+    expect((openLazy(second, { version: '1.7' })!.context.lookup(PDFRef.of(9)) as PDFRawStream).contents[0]).toBe(2);
+    second.close();
+    expect(kept.length).toBe(70_000);
+    expect(kept.every((b) => b === 1)).toBe(true);
   });
 
   it('reads a wrong /Length to the endstream keyword', () => {

@@ -100,6 +100,9 @@ export function decodeStream(stream: PDFStream): DecodeResult {
 }
 
 const FLATE = new Set(['FlateDecode', 'Fl']);
+const FILTER = PDFName.of('Filter');
+const DECODE_PARMS = PDFName.of('DecodeParms');
+const DP = PDFName.of('DP');
 /** pdf-lib's decoders, under both the full and the inline-image abbreviated names. */
 const PDF_LIB_FILTERS: Record<string, string> = {
   LZWDecode: 'LZWDecode',
@@ -115,8 +118,8 @@ const PDF_LIB_FILTERS: Record<string, string> = {
 function decodeRaw(stream: PDFRawStream, cap: number): Uint8Array {
   const { dict } = stream;
   let data: Uint8Array = stream.transform ? decrypt(stream) : stream.contents;
-  const filters = listOf(dict.lookup(PDFName.of('Filter')));
-  const parms = listOf(dict.lookup(PDFName.of('DecodeParms')) ?? dict.lookup(PDFName.of('DP')));
+  const filters = listOf(dict.lookup(FILTER));
+  const parms = listOf(dict.lookup(DECODE_PARMS) ?? dict.lookup(DP));
   for (let i = 0; i < filters.length; i++) {
     const filter = nameText(filters[i]);
     const parm = parms[i] instanceof PDFDict ? (parms[i] as PDFDict) : undefined;
@@ -131,7 +134,19 @@ function decodeRaw(stream: PDFRawStream, cap: number): Uint8Array {
     }
   }
   if (data.length > cap) throw new OutputCapReached();
-  return data;
+  return data === stream.contents ? data : compact(data);
+}
+
+/**
+ * Decoded bytes in a buffer of their own size. zlib writes into chunks of at
+ * least 8 KB and pdf-lib's decoders into buffers grown by doubling, and the
+ * result is a view that keeps the whole chunk alive: a form of 60 bytes held
+ * 8 KB for as long as the interpreter caches it, which is the whole document.
+ * The copy lets the chunk go at the next minor GC, where its memory is reused
+ * instead of fresh memory being touched (page faults, see byte-source.ts).
+ */
+function compact(bytes: Uint8Array): Uint8Array {
+  return bytes.byteLength * 2 < bytes.buffer.byteLength ? Uint8Array.prototype.slice.call(bytes) : bytes;
 }
 
 /** Filter and DecodeParms are a single object or an array of them. */

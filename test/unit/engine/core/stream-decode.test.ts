@@ -32,6 +32,15 @@ describe('decoding a stream', () => {
     expect(Buffer.from(streamBytes(stream)!)).toEqual(Buffer.from(decodePDFRawStream(stream).decode()));
   });
 
+  it('hands out small decoded streams in a buffer of their own size, not a view of the decoder\'s 8 KB chunk', async () => {
+    const context = await newContext();
+    const form = 'q 1 0 0 1 0 0 cm /Im1 Do Q';
+    const { bytes } = decodeStream(raw(context, { Filter: 'FlateDecode' }, deflateSync(form)));
+    expect(text(bytes)).toBe(form);
+    // A view of a zlib chunk would keep 8 KB alive for as long as the interpreter caches the form.
+    expect(bytes!.buffer.byteLength).toBe(form.length);
+  });
+
   it('applies a chain of filters in order, under their inline-image abbreviations as well', async () => {
     const context = await newContext();
     const hex = Buffer.from(deflateSync('0 0 m 100 100 l S')).toString('hex') + '>';

@@ -6,7 +6,7 @@
  * annotation appearances currently open).
  */
 import { PDFDict, PDFRef, PDFStream, type PDFContext } from '@cantoo/pdf-lib';
-import { operations, type Operation } from '../content-lexer';
+import { operations, reusedOperations, type Operation } from '../content-lexer';
 import { decodeStream, getDict } from '../pdf-objects';
 import type { Rect } from '../page-boxes';
 import { ColourSpaces } from './colour-space-info';
@@ -179,7 +179,7 @@ export class DocumentRun {
       this.parsedOps += s.ops.length;
       return { ops: s.ops };
     }
-    return { ops: operations(s.bytes) };
+    return { ops: this.observer ? operations(s.bytes) : reusedOperations(s.bytes) };
   }
 
   /** The object number of an entry of a resource dictionary, when it is a reference. */

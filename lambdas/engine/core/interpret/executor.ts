@@ -154,7 +154,8 @@ export class Executor implements OperatorContext {
 
   setDevice(fill: boolean, family: 'DeviceGray' | 'DeviceRGB' | 'DeviceCMYK', operands: Operand[]): void {
     if (this.frame.uncoloured) return;
-    const comps = operands as number[];
+    // A copy: the operands array is the lexer's, refilled for the next operation (reusedOperations).
+    const comps = operands.slice() as number[];
     if (fill) this.gs.setFill(this.device(family), comps, null);
     else this.gs.setStroke(this.device(family), comps, null);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { operations } from '../../../../lambdas/engine/core/content-lexer';
+import { operations, reusedOperations } from '../../../../lambdas/engine/core/content-lexer';
 
 const ops = (text: string | Uint8Array) => [...operations(typeof text === 'string' ? Buffer.from(text, 'latin1') : text)];
 
@@ -9,6 +9,20 @@ describe('content stream lexer', () => {
       { op: 'cm', operands: [1, 0, 0, 1, 72.5, -3] },
       { op: 'Tf', operands: [{ name: 'F1' }, 12] },
     ]);
+  });
+
+  it('in reuse mode, hands out the same operations one at a time in one object and one operands array', () => {
+    const text = Buffer.from('1 0 0 rg 0 0 10 10 re f BI /W 1 /H 1 /CS /G /BPC 8 ID x EI [(a) 2 (b)] TJ Q', 'latin1');
+    const copied: { op: string; operands: unknown[] }[] = [];
+    const seen = new Set<object>();
+    for (const op of reusedOperations(text)) {
+      seen.add(op);
+      seen.add(op.operands);
+      copied.push({ op: op.op, operands: [...op.operands] });
+    }
+    expect(copied).toEqual([...operations(text)]);
+    // One Operation object and one operands array served every step.
+    expect(seen.size).toBe(2);
   });
 
   it('reads numbers as Number() does, leading-number fallback and keyword literals included', () => {

@@ -165,7 +165,11 @@ function fontFacts(pdf: OpenedPdf, pages: PdfPageFacts[]): FontFacts[] {
 }
 
 function imageFacts(img: PlacedImage, userUnit: number): ImageFacts {
-  const [a, b, c, d] = img.matrix;
+  const m = img.matrix;
+  const a = m[0];
+  const b = m[1];
+  const c = m[2];
+  const d = m[3];
   const k = userUnit * MM_PER_PT;
   return {
     page: img.page,

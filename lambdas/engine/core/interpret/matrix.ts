@@ -44,7 +44,14 @@ export function matrixFrom(values: readonly unknown[] | undefined): Matrix | und
 
 /** The upright box around a rectangle [x0 y0 x1 y1] mapped through m. */
 export function transformBox(m: Readonly<Matrix>, x0: number, y0: number, x1: number, y1: number): Rect {
-  const [a, b, c, d, e, f] = m;
+  // Indexed, not destructured: destructuring went through the array iterator,
+  // an iterator and a result object per element on every text run.
+  const a = m[0];
+  const b = m[1];
+  const c = m[2];
+  const d = m[3];
+  const e = m[4];
+  const f = m[5];
   const ax0 = a * x0;
   const ax1 = a * x1;
   const cy0 = c * y0;
@@ -66,7 +73,10 @@ export function transformBox(m: Readonly<Matrix>, x0: number, y0: number, x1: nu
  * scaled. A line width transformed by an uneven scale is thinnest there.
  */
 export function minScale(m: Readonly<Matrix>): number {
-  const [a, b, c, d] = m;
+  const a = m[0];
+  const b = m[1];
+  const c = m[2];
+  const d = m[3];
   const p = a * a + b * b + c * c + d * d;
   const det = a * d - b * c;
   const disc = Math.sqrt(Math.max(0, p * p - 4 * det * det));

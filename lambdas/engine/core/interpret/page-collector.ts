@@ -67,12 +67,17 @@ function spotsOf(space: ColourSpaceInfo): { spots: string[]; registration: boole
   return hit;
 }
 
+/** Text groups remembered per page for the quick match in textRun: a page's text mostly cycles through a few styles. */
+const RECENT_TEXT_GROUPS = 8;
+
 export class PageCollector {
   readonly images: PlacedImage[] = [];
   readonly limits: LimitHit[] = [];
   operations = 0;
   private readonly fonts = new Map<PDFDict, FontUse>();
   private readonly text = new Map<string, TextGroup>();
+  private readonly recentText: TextGroup[] = [];
+  private recentNext = 0;
   private readonly strokes = new Map<string, StrokeGroup>();
   private readonly colours = new Map<string, ColourUse>();
   private readonly coloursBySpace = new Map<ColourSpaceInfo, (ColourUse | undefined)[]>();
@@ -124,14 +129,28 @@ export class PageCollector {
     bbox: Rect,
   ): void {
     const size = Math.round(sizePt * 10) / 10;
+    // The groups used last are compared field by field first: building the
+    // string key for every text run cost more than grouping it.
+    const recent = this.recentText;
+    for (let i = 0; i < recent.length; i++) {
+      const g = recent[i]!;
+      if (g.font === font && g.sizePt === size && g.painting === painting && g.fill === fill && g.stroke === stroke && g.state === state && (font !== null || g.fontName === fontName)) {
+        g.count++;
+        extend(g.union, bbox);
+        return;
+      }
+    }
     const key = `${font ? idOf(font) : fontName}|${size}|${painting}|${idOf(fill)}|${idOf(stroke)}|${idOf(state)}`;
-    const group = this.text.get(key);
+    let group = this.text.get(key);
     if (group) {
       group.count++;
       extend(group.union, bbox);
-      return;
+    } else {
+      group = { page: this.page, font, fontName, sizePt: size, painting, fill, stroke, state, count: 1, bbox, union: [...bbox] };
+      this.text.set(key, group);
     }
-    this.text.set(key, { page: this.page, font, fontName, sizePt: size, painting, fill, stroke, state, count: 1, bbox, union: [...bbox] });
+    if (recent.length < RECENT_TEXT_GROUPS) recent.push(group);
+    else recent[this.recentNext++ % RECENT_TEXT_GROUPS] = group;
   }
 
   stroke(widthPt: number, paint: PaintSummary, state: PaintState, bbox: Rect): void {

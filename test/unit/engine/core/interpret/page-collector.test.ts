@@ -10,6 +10,37 @@ const states = new PaintStates();
 const normal = states.of(false, 0, 1, 'Normal', false);
 const overprint = states.of(true, 1, 1, 'Normal', false);
 
+describe('page collector: text groups', () => {
+  it('groups runs by font, size, painting, paints and state, however many styles a page cycles through', () => {
+    const c = new PageCollector(1);
+    const black = paints.flat(DEVICE_CMYK, [0, 0, 0, 1]);
+    const cyan = paints.flat(DEVICE_CMYK, [1, 0, 0, 0]);
+    type Style = [fontName: string, size: number, painting: 'fill' | 'stroke', fill: typeof black | null, stroke: typeof black | null, state: typeof normal];
+    const base: Style = ['F0', 9, 'fill', black, null, normal];
+    // Each variant differs from the base in one thing only; then fillers, so that more styles are in use than the collector keeps at hand.
+    const styles: Style[] = [
+      base,
+      ['F1', 9, 'fill', black, null, normal],
+      ['F0', 9.04, 'fill', black, null, normal], // rounds to the base's 9.0
+      ['F0', 9.1, 'fill', black, null, normal],
+      ['F0', 9, 'stroke', black, null, normal],
+      ['F0', 9, 'fill', cyan, null, normal],
+      ['F0', 9, 'fill', black, cyan, normal],
+      ['F0', 9, 'fill', black, null, overprint],
+      ...Array.from({ length: 6 }, (_, i): Style => [`G${i}`, 12, 'fill', black, null, normal]),
+    ];
+    for (let round = 0; round < 10; round++) {
+      styles.forEach(([fontName, size, painting, fill, stroke, state], i) => c.textRun(null, fontName, size, painting, fill, stroke, state, [round, i, round + 1, i + 1]));
+    }
+    const groups = c.finish().text;
+    expect(groups).toHaveLength(styles.length - 1);
+    const baseGroup = groups.find((g) => g.fontName === 'F0' && g.sizePt === 9 && g.painting === 'fill' && g.fill === black && g.stroke === null && g.state === normal)!;
+    expect(baseGroup.count).toBe(20);
+    expect(baseGroup.union).toEqual([0, 0, 10, 3]);
+    expect(groups.filter((g) => g !== baseGroup).every((g) => g.count === 10)).toBe(true);
+  });
+});
+
 describe('page collector: bounded lists', () => {
   it('keeps the painted areas of highest coverage, and every white area set to overprint', () => {
     const c = new PageCollector(1);

@@ -32,6 +32,37 @@ export function internedName(written: string, hasEscape: boolean): PDFName {
   return name;
 }
 
+/** Names seen, by a hash of their bytes: the parser finds a name without spelling it out as a string first. */
+const byHash = new Map<number, { written: string; name: PDFName }>();
+
+/** A hash of the bytes of a name token, as the parser accumulates it byte by byte. */
+export const nextNameHash = (hash: number, byte: number): number => (Math.imul(hash, 31) + byte) | 0;
+
+/**
+ * The PDFName of the name token written at bytes[start, end) (no slash, no
+ * `#` escape) whose bytes hash to `hash`: from the hash table when the bytes
+ * match the name found there, else spelled out and interned.
+ */
+export function internedNameAt(bytes: Uint8Array, start: number, end: number, hash: number): PDFName {
+  const hit = byHash.get(hash);
+  if (hit !== undefined && hit.written.length === end - start) {
+    const w = hit.written;
+    let same = true;
+    for (let i = 0; i < w.length; i++) {
+      if (w.charCodeAt(i) !== bytes[start + i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return hit.name;
+  }
+  let written = '';
+  for (let i = start; i < end; i++) written += String.fromCharCode(bytes[i]!);
+  const name = internedName(written, false);
+  if (hit === undefined && byHash.size < MAX_NAMES) byHash.set(hash, { written, name });
+  return name;
+}
+
 /** References `N 0 R` by object number; larger numbers and other generations go to pdf-lib's pool. */
 const refs: (PDFRef | undefined)[] = [];
 const MAX_CACHED_REF = 1 << 22;

@@ -30,7 +30,7 @@ import {
   type PDFRef,
 } from '@cantoo/pdf-lib';
 import { plainNumber } from '../plain-number';
-import { internedName, internedRef, numberObject } from './interned-objects';
+import { internedName, internedNameAt, internedRef, nextNameHash, numberObject } from './interned-objects';
 
 /** pdf-lib's byte cursor; not exported by the package, so reached through a parser it made. */
 export interface ByteCursor {
@@ -160,18 +160,22 @@ export class WindowParser extends PDFObjectParser {
     const s = this.stream;
     const bytes = s.bytes;
     if (bytes[s.idx] !== 0x2f) return super.parseName(); // throws pdf-lib's error
-    let i = s.idx + 1;
-    let text = '';
+    const start = s.idx + 1;
+    let i = start;
     let escape = false;
+    let hash = 0;
     while (i < s.length) {
       const b = bytes[i]!;
       if (ENDS_TOKEN[b]) break;
       if (b === 0x23) escape = true;
-      text += String.fromCharCode(b);
+      hash = nextNameHash(hash, b);
       i++;
     }
     s.idx = i;
-    return internedName(text, escape);
+    if (!escape) return internedNameAt(bytes, start, i, hash);
+    let text = '';
+    for (let k = start; k < i; k++) text += String.fromCharCode(bytes[k]!);
+    return internedName(text, true);
   }
 
   protected override parseNumberOrRef(): PDFNumber | PDFRef {

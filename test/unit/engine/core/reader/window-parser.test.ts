@@ -69,6 +69,11 @@ describe('the window parser reads objects as pdf-lib does', () => {
     expect(String(dict.get(PDFName.of('UserUnit')))).toBe('2.5');
   });
 
+  it('tells apart names whose bytes hash alike (/Aa and /BB)', () => {
+    const array = new WindowParser(bytes('[/Aa /BB /Aa /BB /Type]'), PDFContext.create(), 0, (d) => d, undefined).parseObject() as PDFArray;
+    expect(array.asArray()).toEqual([PDFName.of('Aa'), PDFName.of('BB'), PDFName.of('Aa'), PDFName.of('BB'), PDFName.of('Type')]);
+  });
+
   it('reads an object header and refuses what is none', () => {
     const header = (text: string) => new WindowParser(bytes(text), PDFContext.create(), 0, (d) => d, undefined).header();
     expect(header('12 0 obj << >>')).toEqual({ num: 12, gen: 0 });

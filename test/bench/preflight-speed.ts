@@ -5,10 +5,13 @@
  * target: ours at least as fast as the two poppler tools together).
  *
  * Ours: each run in a fresh process (support/preflight-once.ts) so its peak RSS
- * is its own; the time is the preflight call in a warm engine (as the guard's
+ * is its own, running the engine bundled as the Lambdas run it (plain node,
+ * esbuild's bundle with the CDK's settings: support/lambda-bundle.ts), not
+ * under tsx; the time is the preflight call in a warm engine (as the guard's
  * reused threads are after their first file: warmed on a 50-page file of the
- * same make, then the median of 3 calls), and the first call is printed too. Poppler: both tools run one after the other, time summed, each under
- * GNU time for its peak RSS. Median of the runs for every figure.
+ * same make, then the median of 3 calls), and the first call is printed too.
+ * Poppler: both tools run one after the other, time summed, each under GNU
+ * time for its peak RSS. Median of the runs for every figure.
  *
  * Options: --pages N (500), --runs N (3), --profile ID (default), --keep (leave
  * the generated file and print its path).
@@ -19,6 +22,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { median } from './support/concurrency';
+import { bundleAsLambda, LAMBDA_NODE_ARGS, lambdaChildEnv } from './support/lambda-bundle';
 import { GNU_TIME, MAX_RSS_FORMAT, maxRssFromTimeOutput } from './support/peak-rss';
 import { runTool, toolsAvailable } from './support/run-tool';
 import { buildSpeedPdf } from './support/speed-pdf';
@@ -43,10 +47,10 @@ interface OurRun {
   peakRssMb: number | null;
 }
 
-/** One preflight in a fresh process; its JSON line. */
-function preflightOnce(file: string): Promise<OurRun> {
+/** One preflight in a fresh process of the bundled engine; its JSON line. */
+function preflightOnce(bundle: string, file: string, warmUp: string): Promise<OurRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ONCE, file, values.profile], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...LAMBDA_NODE_ARGS, bundle, file, warmUp, values.profile], { cwd: root, env: lambdaChildEnv(), stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
@@ -71,19 +75,22 @@ async function popplerOnce(file: string): Promise<{ ms: number; fontsMs: number;
 }
 
 const dir = await mkdtemp(path.join(tmpdir(), 'proofline-speed-'));
+const bundle = await bundleAsLambda(ONCE, 'preflight-speed');
 try {
   const file = path.join(dir, `speed-${pages}.pdf`);
+  const warmUp = path.join(dir, 'warm-up-50.pdf');
+  await writeFile(warmUp, await buildSpeedPdf({ pages: 50 }));
   const g0 = performance.now();
   await writeFile(file, await buildSpeedPdf({ pages }));
   const sizeMb = (await stat(file)).size / 1024 / 1024;
   console.log(`Preflight speed: generated ${pages} pages (text in an embedded font, ${pages * 4} image objects), ${sizeMb.toFixed(1)} MB in ${((performance.now() - g0) / 1000).toFixed(1)} s`);
 
   const ours: OurRun[] = [];
-  for (let i = 0; i < runs; i++) ours.push(await preflightOnce(file));
+  for (let i = 0; i < runs; i++) ours.push(await preflightOnce(bundle.outfile, file, warmUp));
   const oursMs = median(ours.map((r) => r.ms));
   const oursRss = median(ours.flatMap((r) => (r.peakRssMb === null ? [] : [r.peakRssMb])));
   console.log(
-    `ours (preflight, ${values.profile} profile):   median ${(oursMs / 1000).toFixed(2)} s over ${runs} runs, ${(pages / (oursMs / 1000)).toFixed(0)} pages/s, peak RSS ${Number.isFinite(oursRss) ? `${oursRss.toFixed(0)} MB` : 'n/a'}` +
+    `ours (preflight, ${values.profile} profile, bundled engine):   median ${(oursMs / 1000).toFixed(2)} s over ${runs} runs, ${(pages / (oursMs / 1000)).toFixed(0)} pages/s, peak RSS ${Number.isFinite(oursRss) ? `${oursRss.toFixed(0)} MB` : 'n/a'}` +
       `  [runs: ${ours.map((r) => `${(r.ms / 1000).toFixed(2)} s`).join(', ')}; first call in each process: ${ours.map((r) => `${(r.firstMs / 1000).toFixed(2)} s`).join(', ')}]`,
   );
 
@@ -103,5 +110,6 @@ try {
   }
   if (values.keep) console.log(`file kept: ${file}`);
 } finally {
+  await bundle.remove();
   if (!values.keep) await rm(dir, { recursive: true, force: true });
 }

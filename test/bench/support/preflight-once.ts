@@ -4,32 +4,25 @@
  * { ms, pages, outcome, peakRssMb }.
  *
  * `ms` is the preflight call alone, as a warm service spends it: the guard
- * keeps engine threads warm between files, so a 50-page file of the same make
- * is preflighted first (modules loaded, hot code compiled), then the file is
- * preflighted `REPEAT` times (default 3) and `ms` is the median; `firstMs` is
- * the first of them, for a thread that has seen only the small file.
+ * keeps engine threads warm between files, so WARM_UP (a 50-page file of the
+ * same make) is preflighted first (modules loaded, hot code compiled), then
+ * the file is preflighted `REPEAT` times (default 3) and `ms` is the median;
+ * `firstMs` is the first of them, for a thread that has seen only the small
+ * file.
  *
- *   node --import tsx test/bench/support/preflight-once.ts FILE [PROFILE]
+ * The bench runs it bundled as the Lambdas are (lambda-bundle.ts):
+ *   node --enable-source-maps BUNDLE FILE WARM_UP [PROFILE]
+ * and it runs from source too:
+ *   node --import tsx test/bench/support/preflight-once.ts FILE WARM_UP [PROFILE]
  */
 import '../../../lambdas/platform/polyfills';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { preflight } from '../../../lambdas/engine/preflight';
 import { peakRssMb } from './peak-rss';
-import { buildSpeedPdf } from './speed-pdf';
 
-const [file, profileId = 'default'] = process.argv.slice(2);
-if (!file) throw new Error('usage: preflight-once.ts FILE [PROFILE]');
+const [file, warmUp, profileId = 'default'] = process.argv.slice(2);
+if (!file || !warmUp) throw new Error('usage: preflight-once FILE WARM_UP [PROFILE]');
 
-const dir = await mkdtemp(path.join(tmpdir(), 'proofline-warm-'));
-try {
-  const warmUp = path.join(dir, 'warm-up.pdf');
-  await writeFile(warmUp, await buildSpeedPdf({ pages: 50 }));
-  await preflight({ path: warmUp, fileType: 'pdf', profileId, context: null });
-} finally {
-  await rm(dir, { recursive: true, force: true });
-}
+await preflight({ path: warmUp, fileType: 'pdf', profileId, context: null });
 
 const repeat = Math.max(1, Number(process.env.REPEAT ?? 3));
 const times: number[] = [];

@@ -14,19 +14,14 @@
  * The child is previews-speed-child.ts; requests and answers go over IPC.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { build } from 'esbuild';
-import { ESM_REQUIRE_BANNER } from '../../../lib/constructs/proofline-nodejs-function';
 import type { Renderer } from '../../../lambdas/engine/previews/page-thread-protocol';
+import { bundleAsLambda, LAMBDA_NODE_ARGS, lambdaChildEnv, type LambdaBundle } from './lambda-bundle';
 import type { SpeedAnswer, SpeedRequest } from './previews-speed-child';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const CHILD = path.join(import.meta.dirname, 'previews-speed-child.ts');
-/** Inside the repository, so the bundle's external native modules resolve from its node_modules. */
-const BUILD_PARENT = path.join(ROOT, 'node_modules', '.cache');
-const NATIVE_MODULES = ['sharp', '@napi-rs/canvas'];
 
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
@@ -35,38 +30,19 @@ export class BundledEngine {
 
   private constructor(
     private readonly child: ChildProcess,
-    private readonly dir: string,
+    private readonly bundle: LambdaBundle,
   ) {}
 
   static async start(): Promise<BundledEngine> {
-    await mkdir(BUILD_PARENT, { recursive: true });
-    const dir = await mkdtemp(path.join(BUILD_PARENT, 'proofline-previews-speed-'));
-    const outfile = path.join(dir, 'index.mjs');
-    await build({
-      entryPoints: [CHILD],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: `node${process.versions.node.split('.')[0]}`,
-      mainFields: ['module', 'main'],
-      banner: { js: ESM_REQUIRE_BANNER },
-      minify: true,
-      sourcemap: true,
-      sourcesContent: false,
-      external: NATIVE_MODULES,
-      logLevel: 'error',
-    });
+    const bundle = await bundleAsLambda(CHILD, 'previews-speed');
     const pdfjsDir = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
-    const env: NodeJS.ProcessEnv = { ...process.env, PDFJS_ASSETS_DIR: pdfjsDir };
-    delete env.NODE_OPTIONS;
     // Not the bench's own flags (tsx's loader): the Lambda's.
-    const child = fork(outfile, [], { cwd: ROOT, execArgv: ['--enable-source-maps'], env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(bundle.outfile, [], { cwd: ROOT, execArgv: LAMBDA_NODE_ARGS, env: lambdaChildEnv({ PDFJS_ASSETS_DIR: pdfjsDir }), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     await new Promise<void>((resolve, reject) => {
       child.once('message', () => resolve());
       child.once('exit', (code) => reject(new Error(`the bundled engine exited on start (${code})`)));
     });
-    return new BundledEngine(child, dir);
+    return new BundledEngine(child, bundle);
   }
 
   /** One render of the file's pages in the child; its wall time there. */
@@ -82,7 +58,7 @@ export class BundledEngine {
 
   async close(): Promise<void> {
     this.child.kill('SIGKILL');
-    await rm(this.dir, { recursive: true, force: true });
+    await this.bundle.remove();
   }
 
   private ask(req: WithoutId<SpeedRequest>): Promise<SpeedAnswer> {

@@ -146,7 +146,7 @@ function decodeRaw(stream: PDFRawStream, cap: number): Uint8Array {
  * instead of fresh memory being touched (page faults, see byte-source.ts).
  */
 function compact(bytes: Uint8Array): Uint8Array {
-  return bytes.byteLength * 2 < bytes.buffer.byteLength ? Uint8Array.prototype.slice.call(bytes) : bytes;
+  return bytes.byteLength * 2 < bytes.buffer.byteLength ? new Uint8Array(bytes) : bytes;
 }
 
 /** Filter and DecodeParms are a single object or an array of them. */

@@ -22,7 +22,9 @@
  * Each part ends with `TARGET … — met / NOT MET` lines. Without the corpus,
  * the agreement part is skipped.
  *
- * Options: --limit N (first N corpus files), --part agreement|speed (one part
+ * Options: --limit N (first N corpus files), --files LIST (only the corpus
+ * files named in the text file LIST, one name a line: to compare variants on
+ * chosen pages; --limit then takes the first N of those), --part agreement|speed (one part
  * only), --renderer pdfium|pdfjs|both (agreement; default both), --runs N
  * (timed runs per side in the speed part, default 2), --timeout S (per file,
  * renderer and reference in the agreement part, default 130: a page's
@@ -30,6 +32,7 @@
  * agreement result as JSON, to look into the figures).
  */
 import '../../lambdas/platform/polyfills';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { DEFAULT_CORPUS, runAgreement } from './support/previews-agreement';
 import { availableReferences } from './support/previews-reference-renderers';
@@ -39,6 +42,7 @@ import { toolsAvailable } from './support/run-tool';
 const { values } = parseArgs({
   options: {
     limit: { type: 'string' },
+    files: { type: 'string' },
     part: { type: 'string' },
     runs: { type: 'string', default: '2' },
     // The production limit of one page is 120 s (render-pool.ts); opening comes on top.
@@ -63,6 +67,14 @@ console.warn = () => {};
 const withPoppler = toolsAvailable('pdftoppm');
 if (!withPoppler) console.log('pdftoppm not found (apt-get install poppler-utils): the comparisons with poppler are skipped.');
 
+/** The file names in a --files list: one a line, blank lines and lines starting with # left out. */
+function readFileList(list: string): string[] {
+  return readFileSync(list, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+}
+
 const started = performance.now();
 if (values.part !== 'speed') {
   const references = availableReferences();
@@ -72,6 +84,7 @@ if (values.part !== 'speed') {
   await runAgreement({
     corpus: DEFAULT_CORPUS,
     limit: positive('limit', values.limit),
+    only: values.files === undefined ? null : readFileList(values.files),
     concurrency: 2,
     timeoutMs: positive('timeout', values.timeout)! * 1000,
     withPoppler,

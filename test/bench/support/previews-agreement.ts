@@ -46,6 +46,8 @@ export interface AgreementOptions {
   corpus: string;
   /** Only the first N files (by name), or all. */
   limit: number | null;
+  /** Only these corpus files (names in the corpus directory), or all; a name not there is an error. */
+  only?: readonly string[] | null;
   /** Files in flight at once. */
   concurrency: number;
   /** Per file, per renderer and per reference. */
@@ -71,7 +73,13 @@ export async function runAgreement(o: AgreementOptions): Promise<void> {
     console.log(`\nPreview agreement: skipped — it needs two references of poppler, MuPDF and Ghostscript, and only ${refs.join(', ') || 'none'} is installed (apt-get install poppler-utils mupdf-tools ghostscript).`);
     return;
   }
-  const all = readdirSync(o.corpus).filter((f) => f.toLowerCase().endsWith('.pdf')).sort();
+  let all = readdirSync(o.corpus).filter((f) => f.toLowerCase().endsWith('.pdf')).sort();
+  if (o.only) {
+    const missing = o.only.filter((f) => !all.includes(f));
+    if (missing.length) throw new Error(`--files names ${missing.length} file(s) not in ${o.corpus}: ${missing.slice(0, 5).join(', ')}`);
+    const wanted = new Set(o.only);
+    all = all.filter((f) => wanted.has(f));
+  }
   const files = o.limit === null ? all : all.slice(0, o.limit);
   const work = await mkdtemp(path.join(tmpdir(), 'proofline-previews-agreement-'));
   const lanes = Array.from({ length: o.concurrency }, () => new RenderChild());

@@ -85,7 +85,10 @@ export function minScale(m: Readonly<Matrix>): number {
 
 /** Length of the image of the unit y vector: the scale a font's height gets. */
 export function verticalScale(m: Readonly<Matrix>): number {
-  return Math.hypot(m[2], m[3]);
+  // Not Math.hypot: V8's builtin allocated on every call (a heap profile of
+  // preflight showed it), and this
+  // runs for every text run; page-space scales are far from overflow.
+  return Math.sqrt(m[2] * m[2] + m[3] * m[3]);
 }
 
 /** A matrix that maps box `from` onto box `to` by scaling and translating (annotation appearances, 12.5.5). */

@@ -86,8 +86,8 @@ export function minScale(m: Readonly<Matrix>): number {
 /** Length of the image of the unit y vector: the scale a font's height gets. */
 export function verticalScale(m: Readonly<Matrix>): number {
   // Not Math.hypot: V8's builtin allocated on every call (a heap profile of
-  // preflight showed it), and this
-  // runs for every text run; page-space scales are far from overflow.
+  // preflight showed it), and this runs for every text run; page-space scales
+  // are far from where hypot's care about overflow matters.
   return Math.sqrt(m[2] * m[2] + m[3] * m[3]);
 }
 

@@ -14,7 +14,6 @@
  * Also the byte classes of ISO 32000-1 7.2.2 the reader's other scanners use.
  */
 import {
-  NumberParsingError,
   PDFBool,
   PDFCatalog,
   PDFContext,
@@ -52,11 +51,6 @@ export interface CipherFactory {
   createCipherTransform(objectNumber: number, generationNumber: number): { decryptBytes(data: Uint8Array): Uint8Array };
 }
 
-export const isWhite = (b: number | undefined): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0x0c || b === 0x00;
-export const isDigit = (b: number | undefined): boolean => b !== undefined && b >= 0x30 && b <= 0x39;
-export const isDelimiter = (b: number | undefined): boolean =>
-  b === 0x28 || b === 0x29 || b === 0x3c || b === 0x3e || b === 0x5b || b === 0x5d || b === 0x7b || b === 0x7d || b === 0x2f || b === 0x25;
-
 /** Where a stream's data starts, for a stream whose dictionary has been parsed. */
 export type StreamFound = (dict: PDFDict, dataStart: number, ref: PDFRef | undefined) => PDFObject;
 
@@ -66,15 +60,21 @@ const TRUE = [0x74, 0x72, 0x75, 0x65];
 const FALSE = [0x66, 0x61, 0x6c, 0x73, 0x65];
 const NULL = [0x6e, 0x75, 0x6c, 0x6c];
 
-/** pdf-lib's byte classes: white space, delimiters, digits, and what may start a number. */
+/** pdf-lib's byte classes (ISO 32000-1 7.2.2): white space, delimiters, digits, and what may start a number. */
 const WHITE = new Uint8Array(256);
 for (const b of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) WHITE[b] = 1;
-const ENDS_TOKEN = new Uint8Array(WHITE);
-for (const c of '()<>[]{}/%') ENDS_TOKEN[c.charCodeAt(0)] = 1;
+const DELIMITER = new Uint8Array(256);
+for (const c of '()<>[]{}/%') DELIMITER[c.charCodeAt(0)] = 1;
+const ENDS_TOKEN = WHITE.map((w, b) => w | DELIMITER[b]!);
 const DIGIT = new Uint8Array(256);
 for (let b = 0x30; b <= 0x39; b++) DIGIT[b] = 1;
 const NUMERIC = new Uint8Array(DIGIT);
 for (const c of '+-.') NUMERIC[c.charCodeAt(0)] = 1;
+
+/** The same classes for the reader's other scanners, which look at one byte at a time. */
+export const isWhite = (b: number | undefined): boolean => b !== undefined && WHITE[b] === 1;
+export const isDigit = (b: number | undefined): boolean => b !== undefined && DIGIT[b] === 1;
+export const isDelimiter = (b: number | undefined): boolean => b !== undefined && DELIMITER[b] === 1;
 
 /** pdf-lib's ByteStream, whose fields the token readers use directly. */
 interface ByteStreamFields {

@@ -59,7 +59,7 @@ export function operations(bytes: Uint8Array): IterableIterator<Operation> {
  * array is refilled at every step: for a consumer that is done with each
  * operation before asking for the next and keeps neither the object nor its
  * operands array (the interpreter's executor, which copies what it keeps).
- * The per-operation object and array were a fifth of what preflight allocates.
+ * The per-operation object and array were an eighth of what preflight allocated.
  */
 export function reusedOperations(bytes: Uint8Array): IterableIterator<Operation> {
   return new OperationReader(bytes, true);

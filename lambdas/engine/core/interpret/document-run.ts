@@ -179,7 +179,16 @@ export class DocumentRun {
       this.parsedOps += s.ops.length;
       return { ops: s.ops };
     }
-    return { ops: this.observer ? operations(s.bytes) : reusedOperations(s.bytes) };
+    return { ops: this.operationsOf(s.bytes) };
+  }
+
+  /**
+   * The operations of a stream the executor runs once: one reused operation
+   * object (reusedOperations), unless an observer is watching, which may keep
+   * the operations it is shown.
+   */
+  operationsOf(bytes: Uint8Array): Iterable<Operation> {
+    return this.observer ? operations(bytes) : reusedOperations(bytes);
   }
 
   /** The object number of an entry of a resource dictionary, when it is a reference. */

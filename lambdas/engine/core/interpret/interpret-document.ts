@@ -10,7 +10,6 @@
  * forms) are shared across the pages of one run.
  */
 import { PDFDict, PDFStream, type PDFContext, type PDFDocument } from '@cantoo/pdf-lib';
-import { operations, reusedOperations } from '../content-lexer';
 import { readPageBoxes } from '../page-boxes';
 import { inheritedResources } from '../page-content';
 import { decodeStream, getBool, getDict, getName, name, resolvedItems } from '../pdf-objects';
@@ -64,7 +63,7 @@ function interpretWith(run: DocumentRun, node: PDFDict, pageNo: number): PageInv
     if (content.bytes) {
       const base = IDENTITY as Matrix;
       const x = new Executor(run, resources, new GraphicsState(), { within: 'page', content: true, ink: true, vectors: true, uncoloured: false, baseCtm: base });
-      x.execute(run.observer ? operations(content.bytes) : reusedOperations(content.bytes));
+      x.execute(run.operationsOf(content.bytes));
     }
     paintAnnotations(run, node, resources);
   } catch (err) {

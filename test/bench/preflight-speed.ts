@@ -74,8 +74,8 @@ async function popplerOnce(file: string): Promise<{ ms: number; fontsMs: number;
   return { ms: fonts.ms + images.ms, fontsMs: fonts.ms, imagesMs: images.ms, peakRssMb: rss.length ? Math.max(...rss) : null };
 }
 
-const dir = await mkdtemp(path.join(tmpdir(), 'proofline-speed-'));
 const bundle = await bundleAsLambda(ONCE, 'preflight-speed');
+const dir = await mkdtemp(path.join(tmpdir(), 'proofline-speed-'));
 try {
   const file = path.join(dir, `speed-${pages}.pdf`);
   const warmUp = path.join(dir, 'warm-up-50.pdf');

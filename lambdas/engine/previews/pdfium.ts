@@ -25,6 +25,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { FileSource, type ByteSource } from '../core/reader/byte-source';
+import { layOnBackdrop } from './page-backdrop';
 import { makeRoomForDrawnAnnotations } from './pdfium-annotation-rects';
 
 /** FPDF_GetLastError codes (fpdfview.h), and ours for a file PDFium cannot address. */
@@ -208,18 +209,15 @@ export class PdfiumDocument {
         m.FORM_OnAfterLoadPage(page, this.form);
         formPage = true;
       }
-      // With FPDF_REVERSE_BYTE_ORDER PDFium writes R, G, B, A, so the fill is given in that byte order too.
-      m.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, swapRedBlue(background));
+      // Drawn onto transparency and laid onto the background afterwards: page-backdrop.ts says why.
+      m.FPDFBitmap_FillRect(bitmap, 0, 0, width, height, 0);
       const flags = FPDF_ANNOT | FPDF_PRINTING | FPDF_REVERSE_BYTE_ORDER;
       m.FPDF_RenderPageBitmap(bitmap, page, 0, 0, width, height, 0, flags);
       if (this.form) m.FPDF_FFLDraw(this.form, bitmap, page, 0, 0, width, height, 0, flags);
       const stride = m.FPDFBitmap_GetStride(bitmap);
       const at = m.FPDFBitmap_GetBuffer(bitmap);
-      const row = width * 4;
-      const data = Buffer.allocUnsafe(row * height);
-      // A copy: the wasm memory is reused by the next page while sharp encodes this one.
-      if (stride === row) data.set(heap(P).subarray(at, at + row * height));
-      else for (let y = 0; y < height; y++) data.set(heap(P).subarray(at + y * stride, at + y * stride + row), y * row);
+      // A copy (made while laying the page onto its background): the wasm memory is reused by the next page while sharp encodes this one.
+      const data = layOnBackdrop(heap(P).subarray(at, at + stride * height), stride, width, height, background);
       return { data, width, height };
     } finally {
       if (bitmap) m.FPDFBitmap_Destroy(bitmap);
@@ -323,9 +321,6 @@ export class PdfiumPageUnreadable extends Error {
 export async function pdfiumMemoryBytes(): Promise<number> {
   return loading ? heap((await loading).pdfium).byteLength : 0;
 }
-
-/** 0xAARRGGBB → 0xAABBGGRR. */
-const swapRedBlue = (argb: number): number => (((argb & 0xff00ff00) | ((argb & 0xff) << 16) | ((argb >>> 16) & 0xff)) >>> 0);
 
 /** The wasm memory as bytes; looked up each time, since memory growth replaces the view. */
 const heap = (P: WrappedPdfiumModule['pdfium']): Uint8Array => (P as unknown as { HEAPU8: Uint8Array }).HEAPU8;

@@ -50,6 +50,33 @@ describe('PDFium', () => {
     }
   });
 
+  it('composites the page group against transparency and lays it on the background: a Difference-blended red square stays red on white', async () => {
+    // The page group is isolated when a page is shown on a medium (ISO 32000-1 11.4.7); blended with the
+    // white background instead, Difference turns red into cyan (as in transparency_group.pdf of the pdf.js corpus).
+    const path = files.write(
+      rawPdf([
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] /Contents 4 0 R /Group << /S /Transparency /CS /DeviceRGB /I false >> /Resources << /ExtGState << /D << /BM /Difference >> /H << /CA 0.5 /ca 0.5 >> >> >> >>',
+        stream('', '/D gs 1 0 0 rg 0 50 50 50 re f /H gs 0 0 1 rg 50 0 50 50 re f'),
+      ]),
+      'pdf',
+    );
+    const doc = await PdfiumDocument.open(path);
+    try {
+      const white = await doc.renderPage(1, () => ({ width: 100, height: 100 }), await backgroundArgb('white'));
+      expect(at(white, 25, 25)).toEqual([255, 0, 0, 255]);
+      // Half-transparent blue over white: the page's alpha is laid onto the background, not dropped.
+      expect(at(white, 75, 75)).toEqual([128, 128, 255, 255]);
+      expect(at(white, 75, 25)).toEqual([255, 255, 255, 255]);
+      const clear = await doc.renderPage(1, () => ({ width: 100, height: 100 }), await backgroundArgb('transparent'));
+      expect(at(clear, 25, 25)).toEqual([255, 0, 0, 255]);
+      expect(at(clear, 75, 25)[3]).toBe(0);
+    } finally {
+      doc.close();
+    }
+  });
+
   it('draws the annotations and form fields that print, and not those that do not', async () => {
     // Four blue squares' appearances: an annotation and a text field, each once with the Print flag (F 4) and once without.
     const path = files.write(

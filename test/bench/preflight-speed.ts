@@ -11,9 +11,10 @@
  * reused threads are after their first file: warmed on a 50-page file of the
  * same make, then the median of 3 calls), and the first call is printed too.
  * Poppler: both tools run one after the other, time summed, each under GNU
- * time for its peak RSS. Median of the runs for every figure.
+ * time for its peak RSS. The two sides take turns, run by run, so that both
+ * meet the same load. Median of the runs for every figure.
  *
- * Options: --pages N (500), --runs N (3), --profile ID (default), --keep (leave
+ * Options: --pages N (500), --runs N (5), --profile ID (default), --keep (leave
  * the generated file and print its path).
  */
 import { spawn } from 'node:child_process';
@@ -30,7 +31,7 @@ import { buildSpeedPdf } from './support/speed-pdf';
 const { values } = parseArgs({
   options: {
     pages: { type: 'string', default: '500' },
-    runs: { type: 'string', default: '3' },
+    runs: { type: 'string', default: '5' },
     profile: { type: 'string', default: 'default' },
     keep: { type: 'boolean', default: false },
   },
@@ -85,8 +86,15 @@ try {
   const sizeMb = (await stat(file)).size / 1024 / 1024;
   console.log(`Preflight speed: generated ${pages} pages (text in an embedded font, ${pages * 4} image objects), ${sizeMb.toFixed(1)} MB in ${((performance.now() - g0) / 1000).toFixed(1)} s`);
 
+  // Ours and poppler take turns, run by run: the load of this machine's neighbours drifts over
+  // seconds, and runs of one side back to back measured each side under a different load.
+  const withPoppler = toolsAvailable('pdffonts', 'pdfimages');
   const ours: OurRun[] = [];
-  for (let i = 0; i < runs; i++) ours.push(await preflightOnce(bundle.outfile, file, warmUp));
+  const poppler: Awaited<ReturnType<typeof popplerOnce>>[] = [];
+  for (let i = 0; i < runs; i++) {
+    ours.push(await preflightOnce(bundle.outfile, file, warmUp));
+    if (withPoppler) poppler.push(await popplerOnce(file));
+  }
   const oursMs = median(ours.map((r) => r.ms));
   const oursRss = median(ours.flatMap((r) => (r.peakRssMb === null ? [] : [r.peakRssMb])));
   console.log(
@@ -94,11 +102,9 @@ try {
       `  [runs: ${ours.map((r) => `${(r.ms / 1000).toFixed(2)} s`).join(', ')}; first call in each process: ${ours.map((r) => `${(r.firstMs / 1000).toFixed(2)} s`).join(', ')}]`,
   );
 
-  if (!toolsAvailable('pdffonts', 'pdfimages')) {
+  if (!withPoppler) {
     console.log('poppler side skipped: pdffonts/pdfimages not found (apt-get install poppler-utils)');
   } else {
-    const poppler = [];
-    for (let i = 0; i < runs; i++) poppler.push(await popplerOnce(file));
     const popplerMs = median(poppler.map((r) => r.ms));
     const popplerRss = median(poppler.flatMap((r) => (r.peakRssMb === null ? [] : [r.peakRssMb])));
     console.log(

@@ -19,6 +19,7 @@ import type { GatewayAuthorizer } from './gateway-authorizer';
 import type { Throttle } from './throttle';
 import { buildProxyEvent, lambdaContext, methodArn, type GatewayRequest } from './proxy-event';
 import { GATEWAY_MESSAGES } from '../lambdas/api/gateway-messages';
+import { REQUEST_ID_HEADERS, requestIdHeaders } from '../lambdas/api/middleware/request-id';
 
 export type RouteHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -80,7 +81,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
 
   const server = http.createServer((req, res) => {
     const requestId = randomUUID();
-    res.setHeader('x-request-id', requestId);
+    for (const [name, value] of Object.entries(requestIdHeaders(requestId))) res.setHeader(name, value);
     serve(req, res, requestId).catch((err: unknown) => {
       log(`request ${requestId} failed`, err);
       if (!res.headersSent) sendError(res, requestId, 'internal_error', ERROR_CODES.internal_error.title);
@@ -239,7 +240,7 @@ function sendError(res: http.ServerResponse, requestId: string, code: ErrorCode,
     ...headers,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
-    'x-request-id': requestId,
+    ...requestIdHeaders(requestId),
   });
   res.end(body);
 }
@@ -262,7 +263,7 @@ function writeResult(res: http.ServerResponse, result: APIGatewayProxyResult, re
   const inMulti = new Set(Object.keys(multi).map((k) => k.toLowerCase()));
   for (const [name, value] of Object.entries(result.headers ?? {})) if (!inMulti.has(name.toLowerCase())) add(name, value);
   for (const [name, values] of Object.entries(multi)) for (const v of values ?? []) add(name, v);
-  if (!headers.has('x-request-id')) add('x-request-id', requestId);
+  for (const name of REQUEST_ID_HEADERS) if (!headers.has(name)) add(name, requestId);
   const body = result.body ? (result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body, 'utf8')) : Buffer.alloc(0);
   res.statusCode = result.statusCode;
   for (const { name, values } of headers.values()) res.setHeader(name, values.length === 1 ? values[0]! : values);

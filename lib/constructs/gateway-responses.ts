@@ -12,6 +12,7 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { ERROR_CODES, type ErrorCode } from '../../lambdas/domain/errors';
 import { GATEWAY_MESSAGES } from '../../lambdas/api/gateway-messages';
+import { REQUEST_ID_HEADERS } from '../../lambdas/api/middleware/request-id';
 
 export interface GatewayErrorSpec {
   type: ResponseType;
@@ -84,9 +85,9 @@ export function gatewayErrorTemplate(spec: GatewayErrorSpec): string {
   return `{"error":true,"code":${JSON.stringify(spec.code)},"message":${messageJson},"requestId":"$context.requestId"}`;
 }
 
-/** Response headers: static values are single-quoted; x-request-id comes from the request context. */
+/** Response headers: static values are single-quoted; the request id (under each of its names) comes from the request context. */
 export function gatewayErrorHeaders(spec: GatewayErrorSpec): Record<string, string> {
-  const headers: Record<string, string> = { 'x-request-id': 'context.requestId' };
+  const headers: Record<string, string> = Object.fromEntries(REQUEST_ID_HEADERS.map((name) => [name, 'context.requestId']));
   for (const [name, value] of Object.entries(spec.headers ?? {})) headers[name] = `'${value}'`;
   return headers;
 }

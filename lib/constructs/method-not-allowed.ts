@@ -13,6 +13,7 @@ import {
   type IResource,
 } from 'aws-cdk-lib/aws-apigateway';
 import { ERROR_CODES } from '../../lambdas/domain/errors';
+import { REQUEST_ID_HEADERS } from '../../lambdas/api/middleware/request-id';
 
 const STATUS = String(ERROR_CODES.method_not_allowed.status);
 
@@ -49,7 +50,7 @@ export function addMethodNotAllowed(resource: IResource, allowed: readonly strin
         responseTemplates: { 'application/json': methodNotAllowedBody() },
         responseParameters: {
           'method.response.header.Allow': `'${allow}'`,
-          'method.response.header.x-request-id': 'context.requestId',
+          ...Object.fromEntries(REQUEST_ID_HEADERS.map((name) => [`method.response.header.${name}`, 'context.requestId'])),
           'method.response.header.Content-Type': "'application/json'",
         },
       },
@@ -62,7 +63,7 @@ export function addMethodNotAllowed(resource: IResource, allowed: readonly strin
         statusCode: STATUS,
         responseParameters: {
           'method.response.header.Allow': true,
-          'method.response.header.x-request-id': true,
+          ...Object.fromEntries(REQUEST_ID_HEADERS.map((name) => [`method.response.header.${name}`, true])),
           'method.response.header.Content-Type': true,
         },
       },

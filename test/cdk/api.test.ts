@@ -137,6 +137,7 @@ describe('methods a path does not have', () => {
     const allowed = ROUTES.filter((r) => r.path === path).map((r) => r.method).sort().join(', ');
     expect(response.ResponseParameters['method.response.header.Allow']).toBe(`'${allowed}'`);
     expect(response.ResponseParameters['method.response.header.x-request-id']).toBe('context.requestId');
+    expect(response.ResponseParameters['method.response.header.apigw-requestid']).toBe('context.requestId');
     const body = JSON.parse(response.ResponseTemplates['application/json'].replace('$context.requestId', 'req-1'));
     expect(body).toEqual({ error: true, code: 'method_not_allowed', message: expect.any(String), requestId: 'req-1' });
   });
@@ -214,8 +215,9 @@ describe('gateway responses', () => {
     expect((body.message as string).length).toBeGreaterThan(0);
   });
 
-  it.each(EXPECTED)('$type carries the request id in x-request-id', ({ type }) => {
+  it.each(EXPECTED)('$type carries the request id in x-request-id and apigw-requestid', ({ type }) => {
     expect(responses.get(type)!.Properties.ResponseParameters['gatewayresponse.header.x-request-id']).toBe('context.requestId');
+    expect(responses.get(type)!.Properties.ResponseParameters['gatewayresponse.header.apigw-requestid']).toBe('context.requestId');
   });
 
   it.each(EXPECTED.filter((e) => e.headers))('$type sends $headers', ({ type, headers }) => {

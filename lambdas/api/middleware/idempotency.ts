@@ -14,7 +14,7 @@ import { ApiError } from '../../domain/errors';
 import type { IdempotencyStore, StoredResponse } from '../../domain/ports';
 import { canonicalJson } from './canonical-json';
 import { header, type ApiEvent, type ApiResult } from './http';
-import { REQUEST_ID_HEADER, requestIdOf, withRequestId } from './request-id';
+import { REQUEST_ID_HEADERS, requestIdOf, withRequestId } from './request-id';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -37,7 +37,7 @@ function toStored(response: ApiResult): StoredResponse {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(response.headers ?? {})) {
     // The request id belongs to each request, not to the stored answer.
-    if (name.toLowerCase() !== REQUEST_ID_HEADER) headers[name] = String(value);
+    if (!REQUEST_ID_HEADERS.includes(name.toLowerCase())) headers[name] = String(value);
   }
   return { statusCode: response.statusCode, headers, body: response.body };
 }

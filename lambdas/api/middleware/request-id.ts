@@ -1,13 +1,23 @@
 /**
  * Every response, success or error, carries `x-request-id` (docs/api.md §7): the API
  * Gateway request id, which is also the `requestId` of error bodies and the key
- * under which failures are logged, so a client's report finds the log line.
+ * under which failures are logged, so a client's report finds the log line. The
+ * same id goes out as `apigw-requestid` too, the name under which the clients
+ * written for the original service read it (docs/api.md §11).
  */
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import type { ApiEvent, ApiResult } from './http';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
+
+/** Every header that carries the request id, lower case. */
+export const REQUEST_ID_HEADERS: readonly string[] = [REQUEST_ID_HEADER, 'apigw-requestid'];
+
+/** The request id under each of its header names. */
+export function requestIdHeaders(requestId: string): Record<string, string> {
+  return Object.fromEntries(REQUEST_ID_HEADERS.map((name) => [name, requestId]));
+}
 
 /** The request's id; invents one (and stores it on the event) when the event has none. */
 export function requestIdOf(event: ApiEvent): string {
@@ -17,7 +27,7 @@ export function requestIdOf(event: ApiEvent): string {
 }
 
 export function withRequestId(response: ApiResult, requestId: string): ApiResult {
-  response.headers = { ...(response.headers ?? {}), [REQUEST_ID_HEADER]: requestId };
+  response.headers = { ...(response.headers ?? {}), ...requestIdHeaders(requestId) };
   return response;
 }
 

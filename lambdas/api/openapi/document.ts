@@ -6,6 +6,7 @@
  * this builds, so the document cannot fall behind the code.
  */
 import { ERROR_CODES, type ErrorCode } from '../../domain/errors';
+import { REQUEST_ID_HEADERS } from '../middleware/request-id';
 import { ROUTES } from '../routes';
 import { componentSchemas, schemaRef } from './components';
 import { OPERATIONS, type OperationSpec } from './operations';
@@ -69,7 +70,8 @@ with another body it is a 409 \`idempotency_key_reused\`, and while the first re
 
 **Errors.** Every non-2xx response has the body \`{ "error": true, "code", "message", "param"?, "requestId" }\`; \`code\`
 is stable, \`message\` is for people, \`param\` names the field at fault (\`sources[0].url\`). Every response carries
-the request id in the \`x-request-id\` header.
+the request id in the \`x-request-id\` header, and again in \`apigw-requestid\` (the name the clients written for the
+original service read).
 
 ${errorTable()}`;
 
@@ -78,6 +80,9 @@ function jsonContent(schema: Json): Json {
 }
 
 const requestIdHeader = { $ref: '#/components/headers/RequestId' };
+
+/** The request id under each of its names (request-id.ts): the same value twice. */
+const requestIdHeaders = (): Record<string, Json> => Object.fromEntries(REQUEST_ID_HEADERS.map((name) => [name, requestIdHeader]));
 
 function successSchema(ids: string | string[] | null): Json {
   if (ids === null) return { type: 'object' };
@@ -90,7 +95,7 @@ function operationObject(method: string, auth: boolean, spec: OperationSpec): Js
   for (const [status, [description, ids]] of Object.entries(spec.success)) {
     responses[status] = {
       description,
-      headers: method === 'POST' && auth ? { 'x-request-id': requestIdHeader, 'idempotent-replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : { 'x-request-id': requestIdHeader },
+      headers: method === 'POST' && auth ? { ...requestIdHeaders(), 'idempotent-replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : requestIdHeaders(),
       content: jsonContent(successSchema(ids)),
     };
   }
@@ -119,7 +124,7 @@ function errorResponses(): Record<string, Json> {
   for (const status of statuses) {
     const name = responseName(status);
     const codes = codesWithStatus(status);
-    const headers: Record<string, Json> = { 'x-request-id': requestIdHeader };
+    const headers: Record<string, Json> = requestIdHeaders();
     if (Number(status) === 401) headers['WWW-Authenticate'] = { description: '`Bearer`.', schema: { type: 'string' } };
     if (Number(status) === 429) headers['Retry-After'] = { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } };
     if (Number(status) === 405) headers.Allow = { description: 'The methods the path accepts.', schema: { type: 'string' } };

@@ -66,6 +66,7 @@ describe('the local HTTP front door', () => {
     expect(res.status).toBe(status);
     const requestId = res.headers.get('x-request-id');
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.get('apigw-requestid')).toBe(requestId);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
     const body = (await res.json()) as { message: string };
     expect(body).toMatchObject({ error: true, code, requestId });
@@ -78,6 +79,7 @@ describe('the local HTTP front door', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true });
     expect(res.headers.get('x-request-id')).toBe(seen[0]!.requestContext.requestId);
+    expect(res.headers.get('apigw-requestid')).toBe(seen[0]!.requestContext.requestId);
     expect(res.headers.get('x-multi')).toBe('a, b');
     expect(authorizerCalls).toEqual([]);
     expect(seen[0]!.requestContext.authorizer).toBeNull();

@@ -31,16 +31,18 @@ async function run(handler: ReturnType<typeof handlerWith>, event: ApiEvent) {
 const post = (options: Parameters<typeof apiEvent>[2]) => apiEvent('POST', '/uploads', options) as ApiEvent;
 
 describe('request id', () => {
-  it('is on every successful response as x-request-id', async () => {
+  it('is on every successful response as x-request-id, and as apigw-requestid where the existing clients read it', async () => {
     const res = await run(echo, post({ body: {}, requestId: 'req-ok' }));
     expect(res.statusCode).toBe(200);
     expect(res.headers?.['x-request-id']).toBe('req-ok');
+    expect(res.headers?.['apigw-requestid']).toBe('req-ok');
   });
 
   it('is on every error response, in the header and in the body', async () => {
     const res = await run(echo, post({ rawBody: '{', requestId: 'req-err' }));
     expect(res.statusCode).toBe(400);
     expect(res.headers?.['x-request-id']).toBe('req-err');
+    expect(res.headers?.['apigw-requestid']).toBe('req-err');
     expect(res.json.requestId).toBe('req-err');
   });
 

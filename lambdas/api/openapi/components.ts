@@ -7,7 +7,8 @@
 import { z } from 'zod';
 import { STEP_TYPES } from '../../domain/model';
 import { webhook } from '../schemas/common';
-import { createJobBody, jobSource, orderContext } from '../schemas/create-job-body';
+import { createJobBody, jobSource } from '../schemas/create-job-body';
+import { orderContext } from '../schemas/order-context';
 import { fixJobBody, fixSource } from '../schemas/fix-job-body';
 import { preflightJobBody, preflightSource } from '../schemas/preflight-job-body';
 import { previewsJobBody, previewsSource } from '../schemas/previews-job-body';

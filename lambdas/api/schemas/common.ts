@@ -24,6 +24,11 @@ export const httpHeaders = z
 
 export const absoluteUrl = z.string().min(1).max(4096);
 
+/** `type/subtype` with optional parameters, as RFC 6838 allows. */
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/i;
+
+export const mimeType = z.string().max(255).regex(MIME_TYPE, 'must be a MIME type like application/pdf');
+
 export const MAX_SOURCES = 50;
 
 export const webhook = z

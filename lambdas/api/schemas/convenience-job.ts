@@ -4,7 +4,7 @@
  * becomes the same job POST /jobs would create, with steps derived from each
  * source, and the defaults of the fields only POST /jobs takes.
  */
-import type { JobEndpoint } from '../../domain/model';
+import type { JobEndpoint, OrderContext } from '../../domain/model';
 import { JOB_REQUEST_DEFAULTS, type JobRequest, type StepRequest } from '../../domain/use-cases/job-request';
 import { webhookTargetOf, type webhook } from './common';
 import { sourceInputOf, type LocatedSource } from './source-locator';
@@ -14,6 +14,8 @@ interface ConvenienceBody<S> {
   sources: S[];
   webhook?: z.infer<typeof webhook> | null | undefined;
   metaData?: Record<string, unknown> | null | undefined;
+  /** Taken by /jobs/preflight and /jobs/fix (docs/api.md §11 rule 7). */
+  context?: OrderContext | null | undefined;
 }
 
 export function convenienceJobRequest<S extends LocatedSource>(
@@ -28,11 +30,13 @@ export function convenienceJobRequest<S extends LocatedSource>(
       input: sourceInputOf(source),
       name: source.name ?? null,
       clientRef: source.clientRef ?? null,
+      mimeType: source.mimeType ?? null,
       steps: stepsOf(source),
     })),
     webhook: webhookTargetOf(body.webhook),
     metaData: body.metaData ?? null,
     policy: { ...JOB_REQUEST_DEFAULTS.policy },
+    context: body.context ?? null,
   };
 }
 

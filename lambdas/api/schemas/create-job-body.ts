@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { CHANNELS, ON_FAIL_POLICIES } from '../../domain/model';
 import type { JobRequest } from '../../domain/use-cases/job-request';
 import { commonJobFields, sourcesOf, sync, webhookTargetOf } from './common';
+import { orderContext } from './order-context';
 import { checkLocator, locatorFields, sourceInputOf } from './source-locator';
 import { stepsRequest } from './steps';
 
@@ -16,23 +17,6 @@ export const jobSource = z
   .meta({ description: 'A file and the steps to run on it. Exactly one of url, file, fileRef.' });
 
 const shortId = z.string().max(128);
-
-const minMax = z
-  .strictObject({ min: z.number().int().min(0).optional(), max: z.number().int().min(0).optional() })
-  .refine((r) => r.min === undefined || r.max === undefined || r.min <= r.max, 'min must not exceed max');
-
-/** §6: narrows the preflight profile's thresholds to what the customer ordered. */
-export const orderContext = z
-  .strictObject({
-    artworkSize: z.strictObject({ width_mm: z.number().positive(), height_mm: z.number().positive() }).optional(),
-    pageCount: minMax.optional(),
-    fileCount: minMax.optional(),
-    bleed: z.strictObject({ required_mm: z.number().min(0) }).optional(),
-    safety: z.strictObject({ min_mm: z.number().min(0) }).optional(),
-  })
-  .meta({
-    description: "Narrows a preflight profile's thresholds to the order; never adds checks the profile does not have.",
-  });
 
 export const createJobBody = z
   .strictObject({
@@ -64,6 +48,7 @@ export function jobRequestOf(body: CreateJobBody): JobRequest {
       input: sourceInputOf(source),
       name: source.name ?? null,
       clientRef: source.clientRef ?? null,
+      mimeType: source.mimeType ?? null,
       steps: source.steps.map((step) => ({ type: step.type, params: { ...(step.params ?? {}) } })),
     })),
     webhook: webhookTargetOf(body.webhook),

@@ -8,6 +8,7 @@ import type { JobRequest, StepRequest } from '../../domain/use-cases/job-request
 import { commonJobFields, sourcesOf, sync } from './common';
 import { convenienceJobRequest, definedParams } from './convenience-job';
 import { profileId } from './preflight-job-body';
+import { orderContext } from './order-context';
 import { checkLocator, locatorFields } from './source-locator';
 import { checkFixIds, checkFixParams, checkProfileId } from './steps';
 import { fixParamsSchema } from '../../../step-definitions/catalogue';
@@ -35,6 +36,7 @@ export const fixJobBody = z
     sources: sourcesOf(fixSource),
     ...commonJobFields,
     repreflight: z.boolean().optional().meta({ description: 'Preflight the fixed file again. Default false.' }),
+    context: orderContext.nullish(),
     sync: sync.optional(),
   });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { JobRequest } from '../../domain/use-cases/job-request';
 import { commonJobFields, sourcesOf, sync } from './common';
 import { convenienceJobRequest, definedParams } from './convenience-job';
+import { orderContext } from './order-context';
 import { checkLocator, locatorFields } from './source-locator';
 import { checkProfileId } from './steps';
 
@@ -16,7 +17,7 @@ export const preflightSource = z
   });
 
 export const preflightJobBody = z
-  .strictObject({ sources: sourcesOf(preflightSource), ...commonJobFields, sync: sync.optional() });
+  .strictObject({ sources: sourcesOf(preflightSource), ...commonJobFields, context: orderContext.nullish(), sync: sync.optional() });
 
 export type PreflightJobBody = z.infer<typeof preflightJobBody>;
 

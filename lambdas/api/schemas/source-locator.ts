@@ -1,13 +1,13 @@
 /**
  * How a source's file is located (docs/api.md §3): exactly one of `url` (with
  * optional `headers`), `file` (base64 content) or `fileRef` (an upload), plus
- * the optional `name` and `clientRef` every endpoint's source carries; and the
+ * the optional `name`, `clientRef` and `mimeType` every endpoint's source carries; and the
  * translation of those fields into the domain's SourceInput.
  */
 import { z } from 'zod';
 import { isId } from '../../domain/ids';
 import type { SourceInput } from '../../domain/use-cases/job-request';
-import { absoluteUrl, httpHeaders } from './common';
+import { absoluteUrl, httpHeaders, mimeType } from './common';
 
 /**
  * Standard or URL-safe base64, padding optional, whitespace (MIME line breaks)
@@ -42,6 +42,9 @@ export const fileRef = z
 
 export const sourceName = z.string().min(1).max(255).meta({ description: 'The file name (used for downloads).' });
 export const clientRef = z.string().max(255).meta({ description: 'Your reference for this file, echoed on its task.' });
+export const sourceMimeType = mimeType.meta({
+  description: "The file's MIME type, if you know it: a hint shown on the task until the file is read; the file type is detected from its bytes.",
+});
 
 /** The locator fields, spread into each endpoint's closed source object. */
 export const locatorFields = {
@@ -51,6 +54,7 @@ export const locatorFields = {
   headers: httpHeaders.optional(),
   name: sourceName.nullish(),
   clientRef: clientRef.nullish(),
+  mimeType: sourceMimeType.nullish(),
 };
 
 interface LocatorInput {
@@ -73,6 +77,7 @@ export function checkLocator(source: LocatorInput, ctx: z.RefinementCtx): void {
 export interface LocatedSource extends LocatorInput {
   name?: string | null | undefined;
   clientRef?: string | null | undefined;
+  mimeType?: string | null | undefined;
 }
 
 /** The parsed locator as the domain takes it; call only on input checkLocator accepted. */

@@ -1,18 +1,18 @@
 /** POST /uploads (docs/api.md §3): what the client is about to upload. */
 import { z } from 'zod';
+import { mimeType } from './common';
 
 export const MAX_UPLOAD_BYTES = 524_288_000;
 
-/** `type/subtype` with optional parameters, as RFC 6838 allows. */
-const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/i;
+/** The upload's Content-Type when the client does not know it (docs/api.md §11 rule 7). */
+export const UNKNOWN_UPLOAD_TYPE = 'application/octet-stream';
 
 export const uploadBody = z
   .strictObject({
-    mimeType: z
-      .string()
-      .max(255)
-      .regex(MIME_TYPE, 'must be a MIME type like application/pdf')
-      .meta({ description: 'The Content-Type the upload must carry. The file type is detected from its bytes later.' }),
+    mimeType: mimeType.default(UNKNOWN_UPLOAD_TYPE).meta({
+      description:
+        'The Content-Type the upload must carry (it is among the returned form fields). Optional: without it the upload is `application/octet-stream`; the file type is detected from its bytes later either way.',
+    }),
     sizeBytes: z
       .number()
       .int()

@@ -155,7 +155,7 @@ function buildGraph(
       outcome: null,
       reason: null,
       fileType: null,
-      mimeType: null,
+      mimeType: source.request.mimeType,
       source: source.display,
       locator: source.locator,
       fileRef: source.fileRef,

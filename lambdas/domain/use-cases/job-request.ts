@@ -22,6 +22,8 @@ export interface SourceRequest {
   input: SourceInput;
   name: string | null;
   clientRef: string | null;
+  /** The client's MIME type hint; the task shows it until ingest detects the type from the bytes. */
+  mimeType: string | null;
   steps: StepRequest[];
 }
 

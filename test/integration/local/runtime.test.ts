@@ -191,7 +191,7 @@ describe('the local runtime', () => {
         {
           ...JOB_REQUEST_DEFAULTS,
           endpoint: 'jobs',
-          sources: [{ input: { kind: 'file', bytes: new TextEncoder().encode('%PDF-1.7\n%%EOF\n') }, name: 'a.pdf', clientRef: null, steps: [{ type: 'preflight', params: {} }] }],
+          sources: [{ input: { kind: 'file', bytes: new TextEncoder().encode('%PDF-1.7\n%%EOF\n') }, name: 'a.pdf', clientRef: null, mimeType: null, steps: [{ type: 'preflight', params: {} }] }],
           webhook: { url: receiver.url },
           metaData: null,
         },

@@ -74,6 +74,41 @@ describe('POST /jobs/fix', () => {
   });
 });
 
+describe('what the clients written for the original service send (docs/api.md §11 rule 7)', () => {
+  const context = { bleed: { required_mm: 3 }, pageCount: { min: 1, max: 4 } };
+
+  it.each(['/jobs/preflight', '/jobs/fix'])('%s takes the order context, as POST /jobs does, and keeps it on the job', async (path) => {
+    const res = await call('POST', path, { body: { context, sources: [{ url: URL_SOURCE }] } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.job.context).toEqual(context);
+    expect((await t.services.jobs.getJob(ACCOUNT_A.accountId, res.body.job.id))?.context).toEqual(context);
+  });
+
+  it('refuses a malformed context there as on POST /jobs, naming the field', async () => {
+    const res = await call('POST', '/jobs/preflight', { body: { context: { bleed: { required_mm: -1 } }, sources: [{ url: URL_SOURCE }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.param).toBe('context.bleed.required_mm');
+  });
+
+  it.each([
+    ['/jobs', { url: URL_SOURCE, mimeType: 'application/pdf', steps: [{ type: 'preflight' }] }],
+    ['/jobs/preflight', { url: URL_SOURCE, mimeType: 'application/pdf' }],
+    ['/jobs/fix', { url: URL_SOURCE, mimeType: 'application/pdf' }],
+    ['/jobs/validate', { url: URL_SOURCE, mimeType: 'application/pdf', profile: '2b' }],
+    ['/jobs/previews', { url: URL_SOURCE, mimeType: 'application/pdf' }],
+  ])('%s takes mimeType on a source, as a hint the task shows until the bytes are read', async (path, source) => {
+    const res = await call('POST', path, { body: { async: path === '/jobs/validate' ? true : undefined, sources: [source] } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.job.tasks[0]).toMatchObject({ mimeType: 'application/pdf', fileType: null });
+  });
+
+  it('refuses a source mimeType that is not a MIME type', async () => {
+    const res = await call('POST', '/jobs/preflight', { body: { sources: [{ url: URL_SOURCE, mimeType: 'pdf' }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.param).toBe('sources[0].mimeType');
+  });
+});
+
 describe('POST /jobs/validate', () => {
   it('is sync by default: 202 { job, pending: true } when the job is not done within the wait', async () => {
     const res = await call('POST', '/jobs/validate', { body: { sources: [{ url: URL_SOURCE, profile: ['2b', 'ua1'] }] } });

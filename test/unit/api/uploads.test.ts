@@ -47,6 +47,21 @@ describe('POST /uploads', () => {
     expect(job.body.job.tasks[0].fileRef).toBe(res.body.fileRef);
   });
 
+  it('takes an upload without mimeType, as clients that do not know the type send it: the form carries application/octet-stream and the job still reads a PDF', async () => {
+    const bytes = Buffer.from('%PDF-1.7\n%uploaded without a type\n');
+    const res = await call('POST', '/uploads', { body: { sizeBytes: bytes.length } });
+    expect(res.status).toBe(200);
+    expect(res.body.upload.fields['Content-Type']).toBe('application/octet-stream');
+    expect(await t.services.uploads.getUpload(ACCOUNT_A.accountId, res.body.fileRef)).toMatchObject({ mimeType: 'application/octet-stream' });
+    const form = new FormData();
+    for (const [name, value] of Object.entries(res.body.upload.fields as Record<string, string>)) form.append(name, value);
+    form.append('file', new Blob([bytes]), 'card.pdf');
+    const uploaded = await fetch(res.body.upload.url, { method: 'POST', body: form });
+    expect(uploaded.status).toBeLessThan(300);
+    const job = await call('POST', '/jobs', { body: { sources: [{ fileRef: res.body.fileRef, steps: [{ type: 'preflight' }] }] } });
+    expect(job.status).toBe(201);
+  });
+
   it('needs a key', async () => {
     const res = await call('POST', '/uploads', { caller: null, body: { mimeType: 'application/pdf', sizeBytes: 1 } });
     expect(res.status).toBe(401);

@@ -143,12 +143,12 @@ describe('convenience endpoint validation', () => {
 });
 
 describe('other bodies', () => {
-  it('POST /uploads needs a MIME type and a size from 1 to 524288000', async () => {
+  it('POST /uploads needs a size from 1 to 524288000, and a well-formed MIME type when one is given', async () => {
     await expect400('/uploads', { mimeType: 'application/pdf', sizeBytes: 0 }, 'sizeBytes');
     await expect400('/uploads', { mimeType: 'application/pdf', sizeBytes: 524_288_001 }, 'sizeBytes');
     await expect400('/uploads', { mimeType: 'application/pdf', sizeBytes: 1.5 }, 'sizeBytes');
     await expect400('/uploads', { mimeType: 'pdf', sizeBytes: 10 }, 'mimeType', /MIME type/);
-    await expect400('/uploads', { sizeBytes: 10 }, 'mimeType', 'mimeType: is required');
+    await expect400('/uploads', { mimeType: 'application/pdf' }, 'sizeBytes', 'sizeBytes: is required');
     await expect400('/uploads', { mimeType: 'application/pdf', sizeBytes: 10, name: 'x' }, 'name', /unknown field/);
   });
 });

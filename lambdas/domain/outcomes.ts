@@ -82,13 +82,28 @@ export interface JobSummary {
   policy: JobRecord['policy'];
   metaData: Record<string, unknown> | null;
   taskIds: string[];
+  /** Each task's source object in storage, once ingest stored it (docs/api.md §11 rule 3). */
+  sourceRefs: SourceRef[];
   /** Epoch milliseconds. */
   created: number;
-  /** Epoch milliseconds at which the job became terminal. */
-  finalized: number | null;
+  /** When the job became terminal, ISO 8601 (docs/api.md §11 rule 3). */
+  finalized: string | null;
+  /** The original service's tenant index; means nothing here (docs/api.md §11 rule 1). */
+  domainIdx: null;
 }
 
-export function jobSummary(job: JobRecord): JobSummary {
+export interface SourceRef {
+  taskId: string;
+  bucket: string;
+  key: string;
+}
+
+/** Where a task's source file is stored: its original artifact, once ingest stored it. */
+export function sourceRefOf(task: TaskRecord): SourceRef | null {
+  return task.originalArtifact ? { taskId: task.id, bucket: task.originalArtifact.bucket, key: task.originalArtifact.key } : null;
+}
+
+export function jobSummary(job: JobRecord, tasks: readonly TaskRecord[]): JobSummary {
   return {
     id: job.id,
     status: job.status,
@@ -101,7 +116,9 @@ export function jobSummary(job: JobRecord): JobSummary {
     policy: job.policy,
     metaData: job.metaData,
     taskIds: job.taskIds,
+    sourceRefs: tasks.map(sourceRefOf).filter((r): r is SourceRef => r !== null),
     created: Date.parse(job.createdAt),
-    finalized: job.finalizedAt ? Date.parse(job.finalizedAt) : null,
+    finalized: job.finalizedAt,
+    domainIdx: null,
   };
 }

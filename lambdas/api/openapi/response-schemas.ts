@@ -85,8 +85,10 @@ export const jobSummaryResponse = z.looseObject({
   policy,
   metaData: z.record(z.string(), z.unknown()).nullable(),
   taskIds: z.array(z.string()),
+  sourceRefs: z.array(z.looseObject({ taskId: z.string(), bucket: z.string(), key: z.string() })).meta({ description: "Each task's source object in storage, once stored." }),
   created: z.number().meta({ description: 'Epoch milliseconds.' }),
-  finalized: z.number().nullable().meta({ description: 'Epoch milliseconds at which the job became terminal.' }),
+  finalized: z.string().nullable().meta({ description: 'When the job became terminal, ISO 8601.' }),
+  domainIdx: z.null().meta({ description: "The original service's tenant index: always null here." }),
 });
 
 const count = z.looseObject({ passed: z.number().int(), failed: z.number().int() });

@@ -161,7 +161,7 @@ export async function presentJob(graph: JobGraph, deps: PresentDeps, options: Pr
   if (job.webhook) out.webhook = { url: job.webhook.url, deliveries: job.webhook.deliveries ?? [] };
   if (job.review) out.review = job.review;
   if (terminal && !lean) {
-    out.summary = jobSummary(job);
+    out.summary = jobSummary(job, graph.tasks);
     out.results = results;
   }
   return out;

@@ -6,7 +6,7 @@
  * and no webhook headers. The webhook caller imports `buildWebhookPayload`.
  */
 import type { JobGraph, StepRecord, TaskRecord } from '../model';
-import { jobSummary, type JobSummary } from '../outcomes';
+import { jobSummary, sourceRefOf, type JobSummary } from '../outcomes';
 import { plainArtifact, type PlainArtifact } from './artifacts';
 import { stepsOfTask } from './job';
 
@@ -31,6 +31,8 @@ export interface WebhookTask {
   clientRef: string | null;
   source: string;
   fileRef: string | null;
+  /** The task's source object in storage (docs/api.md §11 rule 3). */
+  sourceRef: { bucket: string; key: string } | null;
   originalArtifact: PlainArtifact | null;
   outputArtifacts: PlainArtifact[];
   steps: WebhookStep[];
@@ -49,6 +51,7 @@ function webhookTask(graph: JobGraph, task: TaskRecord): WebhookTask {
     clientRef: task.clientRef,
     source: task.source,
     fileRef: task.fileRef,
+    sourceRef: bucketAndKey(sourceRefOf(task)),
     originalArtifact: task.originalArtifact ? plainArtifact(task.originalArtifact) : null,
     outputArtifacts: steps.flatMap((s) => (s.outputs ?? []).map(plainArtifact)),
     steps: steps.map((s) => ({
@@ -65,8 +68,12 @@ function webhookTask(graph: JobGraph, task: TaskRecord): WebhookTask {
 
 export function buildWebhookPayload(graph: JobGraph): WebhookPayload {
   return {
-    ...jobSummary(graph.job),
+    ...jobSummary(graph.job, graph.tasks),
     type: WEBHOOK_EVENT_TYPE,
     tasks: graph.tasks.map((t) => webhookTask(graph, t)),
   };
+}
+
+function bucketAndKey(ref: ReturnType<typeof sourceRefOf>): WebhookTask['sourceRef'] {
+  return ref ? { bucket: ref.bucket, key: ref.key } : null;
 }

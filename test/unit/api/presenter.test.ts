@@ -169,11 +169,14 @@ describe('presentJob on a terminal job', () => {
     expect(jobResponse.safeParse(job).success).toBe(true);
   });
 
-  it('carries the summary of outcomes.jobSummary', async () => {
+  it('carries the summary of outcomes.jobSummary: created in epoch milliseconds, finalized in ISO 8601, each stored source, domainIdx null', async () => {
     const graph = terminalGraph();
     const job = await presentJob(graph, deps);
-    expect(job.summary).toEqual(jobSummary(graph.job));
-    expect(job.summary).toMatchObject({ created: Date.parse(AT), finalized: Date.parse(LATER), taskIds: [T1, T2, T3] });
+    expect(job.summary).toEqual(jobSummary(graph.job, graph.tasks));
+    expect(job.summary).toMatchObject({ created: Date.parse(AT), finalized: LATER, taskIds: [T1, T2, T3], domainIdx: null });
+    const stored = graph.tasks.filter((t) => t.originalArtifact);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(job.summary!.sourceRefs).toEqual(stored.map((t) => ({ taskId: t.id, bucket: t.originalArtifact!.bucket, key: t.originalArtifact!.key })));
   });
 
   it('builds results with keys only for the step types that ran, one entry per step in step order', async () => {
@@ -295,11 +298,13 @@ describe('buildWebhookPayload', () => {
   it('is the summary plus type job.completed and the tasks with their steps', () => {
     const graph = terminalGraph();
     const payload = buildWebhookPayload(graph);
-    expect(payload).toMatchObject({ ...jobSummary(graph.job), type: 'job.completed' });
+    expect(payload).toMatchObject({ ...jobSummary(graph.job, graph.tasks), type: 'job.completed' });
+    expect(typeof payload.finalized).toBe('string');
     expect(payload.tasks.map((task) => task.id)).toEqual([T1, T2, T3]);
     expect(Object.keys(payload.tasks[0]!).sort()).toEqual(
-      ['id', 'status', 'outcome', 'mimeType', 'fileType', 'clientRef', 'source', 'fileRef', 'originalArtifact', 'outputArtifacts', 'steps'].sort(),
+      ['id', 'status', 'outcome', 'mimeType', 'fileType', 'clientRef', 'source', 'fileRef', 'sourceRef', 'originalArtifact', 'outputArtifacts', 'steps'].sort(),
     );
+    expect(payload.tasks[0]!.sourceRef).toEqual({ bucket: original1.bucket, key: original1.key });
     expect(Object.keys(payload.tasks[0]!.steps[0]!).sort()).toEqual(['id', 'type', 'status', 'outcome', 'reason', 'outputs', 'ended'].sort());
     expect(payload.tasks[0]!.outputArtifacts).toHaveLength(7);
     expect(payload.tasks[0]!.originalArtifact).toEqual(original1);

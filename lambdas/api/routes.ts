@@ -44,6 +44,7 @@ export const ROUTES: readonly RouteSpec[] = [
   route('POST', '/jobs/{id}/review', 'review-job'),
   route('POST', '/uploads', 'create-upload'),
   route('GET', '/profiles', 'list-profiles'),
+  route('GET', '/profiles/{id}', 'get-profile'),
 ];
 
 /** The token authoriser in front of every `auth: true` route. */

@@ -58,6 +58,8 @@ function responseRegistry() {
   registry.add(responses.deleteJobResponse, { id: 'DeletedJob' });
   registry.add(responses.uploadResponse, { id: 'Upload' });
   registry.add(responses.profilesResponse, { id: 'Profiles' });
+  registry.add(responses.listedProfile, { id: 'Profile' });
+  registry.add(responses.profileEnvelope, { id: 'ProfileEnvelope' });
   registry.add(responses.healthResponse, { id: 'Health' });
   registry.add(responses.errorResponseSchema, { id: 'Error' });
   return registry;

@@ -195,4 +195,13 @@ source — only in this account, and only once the file is there.`,
     success: { 200: ['What a job can ask for.', 'Profiles'] },
     errors: [],
   },
+  'GET /profiles/{id}': {
+    operationId: 'getProfile',
+    summary: 'Get a preflight profile',
+    description: 'One preflight profile by id, as GET /profiles lists it, in `{ profile }`.',
+    tags: ['Profiles'],
+    parameters: [{ name: 'id', in: 'path', required: true, description: 'A preflight profile id, such as `default`.', schema: { type: 'string' } }],
+    success: { 200: ['The profile.', 'ProfileEnvelope'] },
+    errors: [404],
+  },
 };

@@ -223,23 +223,28 @@ export const uploadResponse = z.looseObject({
   expiresIn: z.number().int().meta({ description: 'Seconds the upload form stays valid.' }),
 });
 
-export const profilesResponse = z.looseObject({
-  profiles: z.array(
+export const listedProfile = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  kind: z.enum(['pdf', 'raster']).meta({ description: 'The kind of file the profile is for. Ours are print-PDF profiles that judge image files too: see fileTypes.' }),
+  source: z.enum(['store', 'account']).meta({ description: '`store` for the built-in profiles.' }),
+  fileTypes: z.array(z.enum(FILE_TYPES)).meta({ description: 'The file types the profile judges.' }),
+  checks: z.array(
     z.looseObject({
       id: z.string(),
-      name: z.string(),
+      severity: z.enum(['error', 'warn', 'info', 'off']),
       description: z.string(),
-      checks: z.array(
-        z.looseObject({
-          id: z.string(),
-          severity: z.enum(['error', 'warn', 'info', 'off']),
-          description: z.string(),
-          thresholds: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).optional(),
-        }),
-      ),
-      defaultFixes: z.array(z.string()),
+      thresholds: z.record(z.string(), z.union([z.number(), z.string(), z.boolean()])).optional(),
     }),
   ),
+  defaultFixes: z.array(z.string()),
+});
+
+export const profileEnvelope = z.looseObject({ profile: listedProfile });
+
+export const profilesResponse = z.looseObject({
+  profiles: z.array(listedProfile),
   validateProfiles: z.array(
     z.looseObject({
       code: z.string(),

@@ -34,6 +34,7 @@ const handlers: Record<string, RouteHandler> = {
   'create-job': echo,
   'delete-job': async () => { throw new Error('handler crashed'); },
   'list-profiles': async () => ({ nonsense: true }) as never,
+  'get-profile': async () => ({ nonsense: true }) as never,
   'create-upload': async () => ({ statusCode: 200, body: Buffer.from([0, 1, 2, 255]).toString('base64'), isBase64Encoded: true, headers: { 'content-type': 'application/octet-stream' } }),
 };
 

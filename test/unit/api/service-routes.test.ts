@@ -3,7 +3,7 @@ import { setServices } from '../../../lambdas/platform/services';
 import { VALIDATE_PROFILE_CODES } from '../../../step-definitions/catalogue';
 import { STEP_TYPES } from '../../../lambdas/domain/model';
 import { FIXES, PREFLIGHT_PROFILES } from '../../../lambdas/engine/profile-catalogue';
-import { profilesResponse } from '../../../lambdas/api/openapi/response-schemas';
+import { profileEnvelope, profilesResponse } from '../../../lambdas/api/openapi/response-schemas';
 import { startTestServices, type TestServices } from '../../support/test-services';
 import { ROUTES } from '../../../lambdas/api/routes';
 import { call } from './support/api-client';
@@ -43,6 +43,28 @@ describe('GET /profiles', () => {
     expect(res.status).toBe(401);
     expect(res.headers['www-authenticate']).toBe('Bearer');
     expect(res.body).toMatchObject({ error: true, code: 'unauthorized', requestId: res.headers['x-request-id'] });
+  });
+});
+
+describe('GET /profiles/{id} (docs/api.md §11 rule 10)', () => {
+  it('answers one profile in { profile }, as GET /profiles lists it, with kind and source', async () => {
+    const list = await call('GET', '/profiles');
+    const res = await call('GET', '/profiles/gwg-sheetfed-cmyk');
+    expect(res.status).toBe(200);
+    expect(profileEnvelope.safeParse(res.body).success).toBe(true);
+    expect(res.body.profile).toEqual(list.body.profiles.find((p: { id: string }) => p.id === 'gwg-sheetfed-cmyk'));
+    expect(res.body.profile).toMatchObject({ kind: 'pdf', source: 'store', fileTypes: ['pdf', 'raster'] });
+  });
+
+  it('gives every listed profile its kind and source', async () => {
+    const res = await call('GET', '/profiles');
+    for (const p of res.body.profiles) expect(p).toMatchObject({ kind: expect.stringMatching(/^(pdf|raster)$/), source: 'store' });
+  });
+
+  it('answers 404 not_found in the error shape for an id no profile has', async () => {
+    const res = await call('GET', '/profiles/no-such-profile');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ error: true, code: 'not_found', requestId: res.headers['x-request-id'] });
   });
 });
 

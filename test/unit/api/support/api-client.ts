@@ -52,6 +52,7 @@ export const HANDLER_MODULES: Record<string, () => HandlerModule> = {
   'review-job': () => import('../../../../lambdas/api/review-job'),
   'create-upload': () => import('../../../../lambdas/api/create-upload'),
   'list-profiles': () => import('../../../../lambdas/api/list-profiles'),
+  'get-profile': () => import('../../../../lambdas/api/get-profile'),
 };
 
 export function apiEvent(method: string, pathWithQuery: string, options: CallOptions = {}): APIGatewayProxyEvent {

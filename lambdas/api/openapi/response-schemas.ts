@@ -157,7 +157,7 @@ export const jobResponse = z.looseObject({
   customerId: z.string().nullable(),
   customerEmail: z.string().nullable(),
   policy,
-  deliverables: z.array(artifactResponse).meta({ description: 'The final file of each finished task.' }),
+  deliverables: z.array(artifactResponse.extend({ taskId: z.string() })).meta({ description: 'The final file of each finished task, with its task id.' }),
   context: z.record(z.string(), z.unknown()).optional().meta({ description: 'The order context, when one was given.' }),
   webhook: z
     .looseObject({

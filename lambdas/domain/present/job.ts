@@ -62,7 +62,8 @@ export interface PresentedJob {
   customerId: string | null;
   customerEmail: string | null;
   policy: JobRecord['policy'];
-  deliverables: PresentedArtifact[];
+  /** Each finished task's final file, with the task it belongs to (docs/api.md §11 rule 4). */
+  deliverables: Deliverable[];
   context?: NonNullable<JobRecord['context']>;
   webhook?: { url: string; deliveries: NonNullable<JobRecord['webhook']>['deliveries'] };
   review?: NonNullable<JobRecord['review']>;
@@ -129,15 +130,20 @@ export function finalFileOf(task: TaskRecord): TaskRecord['currentFile'] {
   return task.status === 'done' ? task.currentFile : null;
 }
 
+export type Deliverable = { taskId: string } & PresentedArtifact;
+
 export async function presentJob(graph: JobGraph, deps: PresentDeps, options: PresentOptions = {}): Promise<PresentedJob> {
   const { job } = graph;
   const lean = options.lean === true;
   const terminal = isTerminal(job.status);
-  const finals = graph.tasks.map(finalFileOf).filter((f): f is NonNullable<typeof f> => f !== null);
+  const finished = graph.tasks.flatMap((t) => {
+    const file = finalFileOf(t);
+    return file ? [{ taskId: t.id, file }] : [];
+  });
   const [tasks, deliverables, results] = await Promise.all([
     Promise.all(graph.tasks.map((t) => presentTask(graph, t, deps, lean))),
-    presentArtifacts(finals, deps),
-    terminal && !lean ? buildResults(graph.steps, deps.blobs) : Promise.resolve(undefined),
+    Promise.all(finished.map(async ({ taskId, file }): Promise<Deliverable> => ({ taskId, ...(await presentArtifact(file, deps)) }))),
+    terminal && !lean ? buildResults(graph.steps, graph.tasks, deps.blobs) : Promise.resolve(undefined),
   ]);
   const out: PresentedJob = {
     id: job.id,

@@ -8,27 +8,55 @@
  * (skipped, or never reached) has none.
  */
 import { STEP_CATALOGUE, type StepType } from '../../../step-definitions/catalogue';
-import type { StepRecord } from '../model';
+import type { StepRecord, TaskRecord } from '../model';
 import type { BlobStore } from '../ports';
 import { loadStepResultOrNull } from './step-result';
 
 type Presenter = (typeof STEP_CATALOGUE)[StepType]['results'];
 
-/** One list per result key of the catalogue, of the entries its presenter makes. */
-export type JobResults = { [P in Presenter as P['key']]?: ReturnType<P['entry']>[] };
+/**
+ * What every results entry starts with (docs/api.md §11 rule 4): the task's file
+ * (as the clients written for the original service look it up) and the step's
+ * status and outcome; the step type's own fields follow.
+ */
+export interface ResultHeader {
+  taskId: string;
+  fileRef: string | null;
+  source: string;
+  fileType: TaskRecord['fileType'];
+  mimeType: string | null;
+  status: StepRecord['status'];
+  outcome: StepRecord['outcome'];
+}
+
+/** One list per result key of the catalogue, of the entries its presenter makes, each after its header. */
+export type JobResults = { [P in Presenter as P['key']]?: (ResultHeader & ReturnType<P['entry']>)[] };
+
+function headerOf(step: StepRecord, task: TaskRecord | undefined): ResultHeader {
+  return {
+    taskId: step.taskId,
+    fileRef: task?.fileRef ?? null,
+    source: task?.source ?? '',
+    fileType: task?.fileType ?? null,
+    mimeType: task?.mimeType ?? null,
+    status: step.status,
+    outcome: step.outcome,
+  };
+}
 
 function ran(step: StepRecord): boolean {
   return step.status === 'done' || (step.status === 'error' && step.started !== null);
 }
 
-export async function buildResults(steps: StepRecord[], blobs: BlobStore): Promise<JobResults> {
+export async function buildResults(steps: StepRecord[], tasks: readonly TaskRecord[], blobs: BlobStore): Promise<JobResults> {
   const counted = steps.filter(ran);
   const loaded = await Promise.all(counted.map((step) => loadStepResultOrNull(step, blobs)));
+  const taskById = new Map(tasks.map((t) => [t.id, t]));
   const results: Record<string, unknown[]> = {};
   counted.forEach((step, i) => {
     const result = step.status === 'done' ? loaded[i] : null;
     const presenter: Presenter = STEP_CATALOGUE[step.type].results;
-    (results[presenter.key] ??= []).push(presenter.entry(step, result ?? null));
+    (results[presenter.key] ??= []).push({ ...headerOf(step, taskById.get(step.taskId)), ...presenter.entry(step, result ?? null) });
   });
   return results as JobResults;
 }

@@ -123,8 +123,9 @@ describe('POST /jobs/validate', () => {
     const res = await call('POST', '/jobs/validate', { body: { sources: [{ url: URL_SOURCE, profile: 'auto' }] } });
     expect(res.status).toBe(200);
     expect(res.body.pending).toBeUndefined();
+    const task = res.body.job.tasks[0];
     expect(res.body.job.results.validate).toEqual([
-      { taskId: res.body.job.tasks[0].id, status: 'done', outcome: 'pass', compliant: false, profiles: [] },
+      { taskId: task.id, fileRef: null, source: URL_SOURCE, fileType: task.fileType, mimeType: task.mimeType, status: 'done', outcome: 'pass', compliant: false, profiles: [] },
     ]);
   });
 

@@ -180,20 +180,33 @@ describe('presentJob on a terminal job', () => {
   });
 
   it('builds results with keys only for the step types that ran, one entry per step in step order', async () => {
-    const job = await presentJob(terminalGraph(), deps);
+    const graph = terminalGraph();
+    const job = await presentJob(graph, deps);
     expect(Object.keys(job.results!).sort()).toEqual(['autofix', 'preflight', 'previews']);
+    // Every entry starts with the task's file and the step's status and outcome (docs/api.md §11 rule 4).
+    const header = (taskId: string, status: string, outcome: string | null) => {
+      const task = graph.tasks.find((t) => t.id === taskId)!;
+      return { taskId, fileRef: task.fileRef, source: task.source, fileType: task.fileType, mimeType: task.mimeType, status, outcome };
+    };
     expect(job.results!.preflight).toEqual([
-      { taskId: T1, stepId: 's1', stepType: 'preflight', status: 'done', outcome: 'warn', report: preflightReport },
-      { taskId: T1, stepId: 's4', stepType: 'repreflight', status: 'done', outcome: 'pass', report: repreflightReport },
-      { taskId: T3, stepId: 's8', stepType: 'preflight', status: 'done', outcome: 'fail', report: { ...preflightReport, outcome: 'fail' } },
+      { ...header(T1, 'done', 'warn'), stepId: 's1', stepType: 'preflight', report: preflightReport },
+      { ...header(T1, 'done', 'pass'), stepId: 's4', stepType: 'repreflight', report: repreflightReport },
+      { ...header(T3, 'done', 'fail'), stepId: 's8', stepType: 'preflight', report: { ...preflightReport, outcome: 'fail' } },
     ]);
-    expect(job.results!.autofix).toEqual([{ taskId: T1, applied: [{ fixId: 'boxes.normalize', count: 2, pages: [1, 2] }], skipped: [] }]);
-    expect(job.results!.previews).toEqual([{ taskId: T1, pages: 2 }]);
+    const autofixStep = graph.steps.find((st) => st.type === 'autofix')!;
+    expect(job.results!.autofix).toEqual([{ ...header(T1, autofixStep.status, autofixStep.outcome), applied: [{ fixId: 'boxes.normalize', count: 2, pages: [1, 2] }], skipped: [] }]);
+    const previewsStep = graph.steps.find((st) => st.type === 'previews')!;
+    expect(job.results!.previews).toEqual([{ ...header(T1, previewsStep.status, previewsStep.outcome), pages: 2 }]);
+    for (const entries of Object.values(job.results!)) {
+      for (const entry of entries as object[]) expect(Object.keys(entry).slice(0, 7)).toEqual(['taskId', 'fileRef', 'source', 'fileType', 'mimeType', 'status', 'outcome']);
+    }
   });
 
   it('lists one deliverable per finished task: the fixed file, else the original', async () => {
     const job = await presentJob(terminalGraph(), deps);
     expect(job.deliverables.map((d) => [d.role, d.fileName])).toEqual([['fixed', 'fixed.pdf'], ['source', 'photo.jpg']]);
+    // Which file of a multi-file job each deliverable is (docs/api.md §11 rule 4).
+    expect(job.deliverables.map((d) => d.taskId)).toEqual([T1, T3]);
     for (const d of job.deliverables) {
       expect(d.expiresIn).toBe(3600);
       expect(d.downloadUrl).toContain('X-Amz-Expires=3600');

@@ -144,19 +144,43 @@ export interface SpotColourSection {
   pages: number[];
 }
 
+/**
+ * A page as the report lists it: ours, plus the original hosted service's
+ * snake_case view of it (docs/api.md §11 rule 5; `transparency` is ours already).
+ */
+export interface ReportPage extends PageSection {
+  /** The smallest bleed of the four sides (bleedMm), in points of 1/72 inch; null without a TrimBox, as bleedMm. */
+  bleed_pt: number | null;
+}
+
+/** An image as the report lists it: ours, plus the reference's snake_case view of it. */
+export interface ReportImage extends ImageSection {
+  /** The smaller of ppiX and ppiY, in whole ppi (as the resolution checks judge it); null when unknown. */
+  effective_dpi: number | null;
+  /** The colour space's PDF name (`DeviceCMYK`, `ICCBased`, `Indexed`…); null when the image names none we can tell. */
+  color_space: string | null;
+}
+
 export interface PreflightReport {
   profile: { id: string; name: string };
   outcome: CheckVerdict;
   summary: { errors: number; warnings: number; infos: number; pages: number };
   document: PdfDocumentSection | RasterDocumentSection;
-  pages: PageSection[];
+  pages: ReportPage[];
   fonts: FontSection[];
-  images: ImageSection[];
+  images: ReportImage[];
   /** Set when more images were placed than the report lists; `imageCount` is then the total. */
   imagesTruncated?: boolean;
   imageCount: number;
   spotColors: SpotColourSection[];
   findings: Finding<CheckId>[];
   recommendedFixes: string[];
+  /** The reference's view of the same facts (docs/api.md §11 rule 5), built by reference-facts.ts. */
+  source: { name: string; sizeBytes: number };
+  /** What could not be analysed, one sentence each. */
+  errors: string[];
+  /** Null for an image file. */
+  pdf: { version: string | null; page_count: number; tagged: boolean } | null;
+  spot_colors: string[];
   [key: string]: unknown;
 }

@@ -16,6 +16,7 @@ import { checkPdf, PDF_MESSAGES } from './pdf-checks';
 import { emptyInventory } from './inventory-page';
 import { checkRaster, gatherRasterFacts, RASTER_MESSAGES, rasterImageSection } from './raster';
 import type { CheckId } from './check-catalogue';
+import { evaluate } from './evaluation';
 import { referenceFacts } from './reference-facts';
 import type { ImageSection, PageSection, PreflightReport } from './report';
 import { resolveSettings, type PreflightSettings } from './settings';
@@ -114,7 +115,8 @@ type Sections = Pick<PreflightReport, 'document' | 'fonts' | 'imageCount' | 'spo
 
 /**
  * The report: the findings grouped from the observations, and the sections,
- * each with the reference's view of it added (docs/api.md §11 rule 5).
+ * each with the reference's view of it added (docs/api.md §11 rule 5). `messages`
+ * has an entry for exactly the checks this kind of file gets.
  */
 function assemble(
   settings: PreflightSettings,
@@ -131,6 +133,7 @@ function assemble(
     settings.checkSequence,
   );
   const outcome = verdictOf(findings);
+  const fixes = recommendedFixes(findings);
   const { pages, images, ...reference } = referenceFacts(name, sections);
   return {
     profile: { id: settings.profile.id, name: settings.profile.name },
@@ -140,7 +143,8 @@ function assemble(
     pages,
     images,
     findings,
-    recommendedFixes: recommendedFixes(findings),
+    recommendedFixes: fixes,
     ...reference,
+    evaluation: evaluate({ findings, settings, checks: Object.keys(messages) as CheckId[], sections, recommendedFixes: fixes }),
   };
 }

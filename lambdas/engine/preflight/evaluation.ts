@@ -35,9 +35,11 @@ const SEVERITY: Record<Severity, EvaluationSeverity> = { error: 'reject', warn: 
 
 /**
  * A finding that spans pages is listed once per page, for at most this many
- * pages: the cap its own location list has (findings.ts). A 5,000-page file
- * without TrimBoxes then lists 200 entries (about 60 KB), not 5,000; the
- * evaluation says `findingsTruncated` and the finding itself still has every page.
+ * pages: the cap its own location list has (findings.ts). An entry is about
+ * 220 bytes of JSON: on a generated 500-page file with four findings on every
+ * page, the 800 entries listed add 175 KB to a 224 KB report, where all 2,000
+ * would add about 440 KB, and a 5,000-page file would add ten times that. The
+ * evaluation then says `findingsTruncated`; the finding itself keeps every page.
  */
 export const MAX_PAGES_PER_FINDING = MAX_LOCATIONS;
 

@@ -76,7 +76,7 @@ async function proofOutputs(
 
 export const preflightWorker: StepWorker = {
   name: 'preflight',
-  async run({ services, graph, job, task, step, fileType, input, workDir, budget }) {
+  async run({ services, graph, job, task, step, fileType, inputFile, input, workDir, budget }) {
     const inputPath = await input.local();
     const profileId = resolveProfileId(graph, step);
     // A file that exhausts the budget or the heap ends the task in `error`
@@ -87,6 +87,8 @@ export const preflightWorker: StepWorker = {
       preflightGuarded(
         {
           path: inputPath,
+          // The name of the file judged (after an autofix, the fixed file's), beside its size in the report's `source`.
+          name: inputFile.fileName,
           fileType: fileType === 'raster' ? 'raster' : 'pdf',
           profileId,
           context: job.context,

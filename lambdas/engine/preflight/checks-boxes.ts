@@ -87,6 +87,11 @@ function overhang(outer: Rect, inner: Rect): number {
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
 
+type BleedMm = NonNullable<PdfPageFacts['bleedMm']>;
+
+/** The page's bleed as one number: its least side, and none where the BleedBox cuts into the trim (a negative side). */
+export const leastBleedMm = (b: BleedMm): number => Math.max(0, Math.min(b.top, b.right, b.bottom, b.left));
+
 export interface SizeCluster {
   width_mm: number;
   height_mm: number;
@@ -128,12 +133,11 @@ export const BOX_MESSAGES = {
     return `The page boxes contradict each other on ${pagesText}: ${problems.join('; ')}. The printer cannot be sure which area is the finished page.`;
   },
   'bleed.insufficient': ({ count, pagesText, worst }) => {
-    const m = worst.measured as { bleed_mm: Record<string, number> };
-    const least = Math.min(...Object.values(m.bleed_mm));
+    const least = leastBleedMm((worst.measured as { bleed_mm: BleedMm }).bleed_mm);
     const req = num((worst.required as { required_mm: number }).required_mm);
     return count === 1
-      ? `${cap(pagesText)} has ${num(Math.max(0, least))} mm bleed where ${req} mm is required; artwork that reaches the edge may show white slivers after cutting.`
-      : `${count} pages have less than the required ${req} mm bleed (${pagesText}; least ${num(Math.max(0, least))} mm on page ${worst.page}); artwork that reaches the edge may show white slivers after cutting.`;
+      ? `${cap(pagesText)} has ${num(least)} mm bleed where ${req} mm is required; artwork that reaches the edge may show white slivers after cutting.`
+      : `${count} pages have less than the required ${req} mm bleed (${pagesText}; least ${num(least)} mm on page ${worst.page}); artwork that reaches the edge may show white slivers after cutting.`;
   },
   'pages.mixed-sizes': ({ worst }) => {
     const clusters = worst.measured as SizeCluster[];

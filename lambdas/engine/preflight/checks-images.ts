@@ -26,11 +26,11 @@ export function checkImages(images: ImageFacts[], settings: PreflightSettings): 
     if (sixteen && img.bitsPerComponent === 16) {
       out.push({ checkId: 'images.16-bit', page: img.page, bbox: img.bbox, measured: { bits_per_component: 16, width_px: img.width, height_px: img.height }, required: { bits_per_component: 8 } });
     }
-    if ((!low && !marginal) || img.ppiX === null || img.ppiY === null) continue;
+    const ppi = effectivePpi(img);
+    if ((!low && !marginal) || ppi === null) continue;
     const exemptPx = Number(low?.ignore_max_px ?? marginal?.ignore_max_px ?? 0);
     if (img.width <= exemptPx || img.height <= exemptPx) continue;
     const oneBit = img.imageMask || img.bitsPerComponent === 1;
-    const ppi = Math.round(Math.min(img.ppiX, img.ppiY));
     const measured = { effective_ppi: ppi, ppi_x: img.ppiX, ppi_y: img.ppiY, width_px: img.width, height_px: img.height, placed_mm: img.placedMm, one_bit: oneBit };
     const subject = oneBit ? '1-bit' : null;
     const min = Number(oneBit ? low?.min_ppi_1bit : low?.min_ppi);
@@ -42,6 +42,11 @@ export function checkImages(images: ImageFacts[], settings: PreflightSettings): 
     }
   }
   return out;
+}
+
+/** The resolution an image is judged at: the lower of its x and y ppi, in whole ppi; null when either is unknown. */
+export function effectivePpi(img: Pick<ImageSection, 'ppiX' | 'ppiY'>): number | null {
+  return img.ppiX === null || img.ppiY === null ? null : Math.round(Math.min(img.ppiX, img.ppiY));
 }
 
 function resolutionMessage({ count, pagesText, worst, subject }: GroupView, kind: 'minimum' | 'recommended', consequence: string): string {

@@ -3,6 +3,7 @@
  * context applied) and returns the verdict, the report and the thresholds used.
  * The step worker calls this; it reads only the local file at `path`.
  */
+import { basename } from 'node:path';
 import type { CheckVerdict, OrderContext } from '../../domain/model';
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { PageInventory } from '../core/interpret/types';
@@ -15,7 +16,9 @@ import { checkPdf, PDF_MESSAGES } from './pdf-checks';
 import { emptyInventory } from './inventory-page';
 import { checkRaster, gatherRasterFacts, RASTER_MESSAGES, rasterImageSection } from './raster';
 import type { CheckId } from './check-catalogue';
-import type { PreflightReport } from './report';
+import { evaluate } from './evaluation';
+import { referenceFacts } from './reference-facts';
+import type { ImageSection, PageSection, PreflightReport } from './report';
 import { resolveSettings, type PreflightSettings } from './settings';
 
 export type { PreflightReport } from './report';
@@ -23,6 +26,8 @@ export type { Finding } from './findings';
 
 export interface PreflightInput {
   path: string;
+  /** The file's name as its customer knows it (the report's `source.name`); default the path's last part. */
+  name?: string;
   fileType: 'pdf' | 'raster';
   profileId: string;
   context: OrderContext | null;
@@ -38,24 +43,27 @@ export interface PreflightResult {
 
 export async function preflight(input: PreflightInput): Promise<PreflightResult> {
   const settings = resolveSettings(input.profileId, input.context);
+  const name = input.name ?? basename(input.path);
   const report =
-    input.fileType === 'raster' ? await preflightRaster(input.path, settings) : await preflightPdf(input.path, settings, input.maxListedImages ?? MAX_LISTED_IMAGES);
+    input.fileType === 'raster'
+      ? await preflightRaster(input.path, name, settings)
+      : await preflightPdf(input.path, name, settings, input.maxListedImages ?? MAX_LISTED_IMAGES);
   return { outcome: report.outcome, report, runtimeParams: settings.runtimeParams };
 }
 
-async function preflightPdf(path: string, settings: PreflightSettings, maxListed: number): Promise<PreflightReport> {
+async function preflightPdf(path: string, name: string, settings: PreflightSettings, maxListed: number): Promise<PreflightReport> {
   const pdf = await openPdfFile(path);
   try {
-    return reportOf(pdf, settings, maxListed);
+    return reportOf(pdf, name, settings, maxListed);
   } finally {
     pdf.source.close();
   }
 }
 
-function reportOf(pdf: OpenedPdf, settings: PreflightSettings, maxListed: number): PreflightReport {
+function reportOf(pdf: OpenedPdf, name: string, settings: PreflightSettings, maxListed: number): PreflightReport {
   const facts = gatherPdfFacts(pdf, interpretPages(pdf.doc, settings));
   const observations = checkPdf(facts, settings);
-  return assemble(settings, observations, PDF_MESSAGES, facts.document.pageCount, {
+  return assemble(settings, observations, PDF_MESSAGES, name, {
     document: facts.document,
     pages: facts.pages.map(({ boxes: _b, trim: _t, inventory: _i, ...p }) => p),
     fonts: facts.fonts.map(({ visible: _v, dict: _d, ...f }) => f),
@@ -95,19 +103,27 @@ function interpretPages(doc: PDFDocument, settings: PreflightSettings): PageInve
   }
 }
 
-async function preflightRaster(path: string, settings: PreflightSettings): Promise<PreflightReport> {
+async function preflightRaster(path: string, name: string, settings: PreflightSettings): Promise<PreflightReport> {
   const document = await gatherRasterFacts(path, settings);
   const observations = checkRaster(document, settings);
   const images = [rasterImageSection(document)];
-  return assemble(settings, observations, RASTER_MESSAGES, document.pageCount, { document, pages: [], fonts: [], images, imageCount: 1, spotColors: [] });
+  return assemble(settings, observations, RASTER_MESSAGES, name, { document, pages: [], fonts: [], images, imageCount: 1, spotColors: [] });
 }
 
+/** What a report lists of the file, before the reference's view of it is added. */
+type Sections = Pick<PreflightReport, 'document' | 'fonts' | 'imageCount' | 'spotColors'> & { pages: PageSection[]; images: ImageSection[]; imagesTruncated?: boolean };
+
+/**
+ * The report: the findings grouped from the observations, and the sections,
+ * each with the reference's view of it added (docs/api.md §11 rule 5). `messages`
+ * has an entry for exactly the checks this kind of file gets.
+ */
 function assemble(
   settings: PreflightSettings,
   observations: Observation<CheckId>[],
   messages: Partial<Record<CheckId, MessageWriter>>,
-  pageCount: number,
-  sections: Pick<PreflightReport, 'document' | 'pages' | 'fonts' | 'images' | 'imageCount' | 'spotColors'> & { imagesTruncated?: boolean },
+  name: string,
+  sections: Sections,
 ): PreflightReport {
   const findings = groupFindings(
     observations,
@@ -117,12 +133,18 @@ function assemble(
     settings.checkSequence,
   );
   const outcome = verdictOf(findings);
+  const fixes = recommendedFixes(findings);
+  const { pages, images, ...reference } = referenceFacts(name, sections);
   return {
     profile: { id: settings.profile.id, name: settings.profile.name },
     outcome,
-    summary: summarise(findings, pageCount),
+    summary: summarise(findings, sections.document.pageCount),
     ...sections,
+    pages,
+    images,
     findings,
-    recommendedFixes: recommendedFixes(findings),
+    recommendedFixes: fixes,
+    ...reference,
+    evaluation: evaluate({ findings, settings, checks: Object.keys(messages) as CheckId[], sections, recommendedFixes: fixes }),
   };
 }

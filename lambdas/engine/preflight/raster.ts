@@ -55,6 +55,19 @@ export async function gatherRasterFacts(path: string, settings: PreflightSetting
   };
 }
 
+/** sharp's names of the RGB colour spaces. */
+const RGB_SPACES = /^(srgb|rgb|rgb16|scrgb)$/;
+
+/**
+ * The PDF colour space the image would be placed in: ICCBased with its
+ * embedded profile, else the device space of its colour model; null for the
+ * spaces sharp reports that have no PDF counterpart (multiband, HSV, XYZ…).
+ */
+export function rasterPdfColourSpace(facts: Pick<RasterDocumentSection, 'colourSpace' | 'hasIccProfile'>): string | null {
+  const device = RGB_SPACES.test(facts.colourSpace) ? 'DeviceRGB' : facts.colourSpace === 'cmyk' ? 'DeviceCMYK' : /^(b-w|grey16)$/.test(facts.colourSpace) ? 'DeviceGray' : /^lab[sq]?$/.test(facts.colourSpace) ? 'Lab' : null;
+  return device !== null && facts.hasIccProfile ? 'ICCBased' : device;
+}
+
 /** The image file as the report's one image, so clients read resolution the same way for PDFs and images. */
 export function rasterImageSection(facts: RasterDocumentSection): ImageSection {
   return {
@@ -116,7 +129,7 @@ export function checkRaster(facts: RasterDocumentSection, settings: PreflightSet
     else if (active('images.resolution-marginal') && ppi < recommended) out.push({ checkId: 'images.resolution-marginal', page: 1, measured, required: { recommended_ppi: recommended } });
   }
 
-  if (active('image.rgb') && /^(srgb|rgb|rgb16|scrgb)$/.test(facts.colourSpace)) out.push({ checkId: 'image.rgb', page: 1, measured: { colourSpace: facts.colourSpace }, required: 'CMYK' });
+  if (active('image.rgb') && RGB_SPACES.test(facts.colourSpace)) out.push({ checkId: 'image.rgb', page: 1, measured: { colourSpace: facts.colourSpace }, required: 'CMYK' });
   if (active('image.alpha') && facts.hasAlpha) out.push({ checkId: 'image.alpha', page: 1, measured: { alpha: true }, required: { alpha: false } });
   if (active('image.no-icc') && !facts.hasIccProfile) out.push({ checkId: 'image.no-icc', page: 1, measured: { iccProfile: false }, required: { iccProfile: true } });
 

@@ -144,19 +144,97 @@ export interface SpotColourSection {
   pages: number[];
 }
 
+/**
+ * A page as the report lists it: ours, plus the original hosted service's
+ * snake_case view of it (docs/api.md §11 rule 5; `transparency` is ours already).
+ */
+export interface ReportPage extends PageSection {
+  /** The smallest bleed of the four sides (bleedMm), in points of 1/72 inch; null without a TrimBox, as bleedMm. */
+  bleed_pt: number | null;
+}
+
+/** An image as the report lists it: ours, plus the reference's snake_case view of it. */
+export interface ReportImage extends ImageSection {
+  /** The smaller of ppiX and ppiY, in whole ppi (as the resolution checks judge it); null when unknown. */
+  effective_dpi: number | null;
+  /** The colour space's PDF name (`DeviceCMYK`, `ICCBased`, `Indexed`…); null when the image names none we can tell. */
+  color_space: string | null;
+}
+
+/** The reference's sections (docs/api.md §11 rule 5: `geometry`, `text`, …, `order`). */
+export type EvaluationSection = 'geometry' | 'text' | 'fonts' | 'images' | 'colour' | 'transparency' | 'document' | 'order';
+
+/** Our severities in the reference's words: error → reject, warn → warn, info → ignore. */
+export type EvaluationSeverity = 'reject' | 'warn' | 'ignore';
+
+/** The units a measured or required value carries in its key (`measured_mm`, `required_dpi`). */
+export type EvaluationUnit = 'mm' | 'pt' | 'dpi' | 'percent' | 'count';
+
+export interface EvaluationAutofix {
+  available: boolean;
+  /** Present when available: the step that applies it (the reference names its runner). */
+  runner?: 'autofix';
+  /** The fix for the finding's worst case that has one. */
+  fixId?: string;
+  /** Every fix the finding's cases need, when they need more than one (Finding.fix.fixIds). */
+  fixIds?: string[];
+  /** How the fix resolves it: the fix's name in the catalogue (GET /profiles `fixes`). */
+  strategy?: string;
+  /** The parameters POST /jobs/fix would apply it with (its defaults), for a fix that has any. */
+  params?: Record<string, number | boolean | string>;
+}
+
+/** `measured_<unit>` and `required_<unit>`, where the finding's observation carries them. */
+export type EvaluationValues = { [K in `${'measured' | 'required'}_${EvaluationUnit}`]?: number };
+
+/** One finding, on one page, in the reference's shape. */
+export type EvaluationFinding = EvaluationValues & {
+  sectionId: EvaluationSection;
+  /** Our check id. */
+  ruleId: CheckId;
+  severity: EvaluationSeverity;
+  /** What was judged: `document`, `pages`, `fonts`, `text`, `lines`, `images`, `objects`, `annotations`. */
+  target: string;
+  page?: number;
+  font?: string;
+  autofix: EvaluationAutofix;
+  locate: { boxes: { page: number; rect: Rect }[] };
+};
+
+export interface Evaluation {
+  findings: EvaluationFinding[];
+  /** Set when a finding spans more pages than it is listed for (evaluation.ts says how many). */
+  findingsTruncated?: boolean;
+  /** Check ids that ran without a finding. */
+  passed: CheckId[];
+  /** Check ids that did not apply: off in the profile (or without their order context), or nothing of their kind in the file. */
+  skipped: CheckId[];
+  summary: { fail: number; warn: number; ignored: number; pass: number; skipped: number; autofixable: number; autofixableFails: number };
+  /** What POST /jobs/fix without `items` would apply; null when it would apply nothing. */
+  recommendedAutofix: { runner: 'autofix'; fixes: string[]; params: Record<string, Record<string, number | boolean | string>> } | null;
+}
+
 export interface PreflightReport {
   profile: { id: string; name: string };
   outcome: CheckVerdict;
   summary: { errors: number; warnings: number; infos: number; pages: number };
   document: PdfDocumentSection | RasterDocumentSection;
-  pages: PageSection[];
+  pages: ReportPage[];
   fonts: FontSection[];
-  images: ImageSection[];
+  images: ReportImage[];
   /** Set when more images were placed than the report lists; `imageCount` is then the total. */
   imagesTruncated?: boolean;
   imageCount: number;
   spotColors: SpotColourSection[];
   findings: Finding<CheckId>[];
   recommendedFixes: string[];
+  /** The reference's view of the same facts (docs/api.md §11 rule 5), built by reference-facts.ts and evaluation.ts. */
+  source: { name: string; sizeBytes: number };
+  /** What could not be analysed, one sentence each. */
+  errors: string[];
+  /** Null for an image file. */
+  pdf: { version: string | null; page_count: number; tagged: boolean } | null;
+  spot_colors: string[];
+  evaluation: Evaluation;
   [key: string]: unknown;
 }

@@ -40,6 +40,14 @@ describe('the preflight worker', () => {
     expect(((await loadStepResult(t.services.blobs, step)) as { document: { kind: string } }).document.kind).toBe('raster');
   });
 
+  it('names the file it judged, with its size, in the report\'s source', async () => {
+    const bytes = await pngBytes({ width: 40, height: 30, density: 300 });
+    const graph = await createTestJob(t.services, { tasks: [{ bytes, name: 'photo.png', ingested: { fileType: 'raster', mimeType: 'image/png' }, steps: [{ type: 'preflight' }] }] });
+    await preflight(stepEvent(graph, 0, 0));
+    const step = taskView(await reload(t.services, graph.job.id), 0).steps[0]!;
+    expect(((await loadStepResult(t.services.blobs, step)) as { source: unknown }).source).toEqual({ name: 'photo.png', sizeBytes: bytes.length });
+  });
+
   it('ends step and task in error with the engine\'s explanation when the PDF cannot be read', async () => {
     const graph = await createTestJob(t.services, { tasks: [{ bytes: garbageAfterHeader(), name: 'broken.pdf', ingested: pdf, steps: [{ type: 'preflight' }, { type: 'repreflight' }] }] });
     await expect(preflight(stepEvent(graph, 0, 0))).resolves.toMatchObject({ status: 'error' });

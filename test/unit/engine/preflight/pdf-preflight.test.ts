@@ -190,6 +190,8 @@ describe('PDF preflight, default profile', () => {
           filter: 'FlateDecode',
           softMask: false,
           placedMm: { width: 50.8, height: 50.8 },
+          effective_dpi: 50,
+          color_space: 'DeviceRGB',
         },
       ]);
       expect(r.report.imageCount).toBe(1);

@@ -34,7 +34,7 @@ describe('raster preflight, default profile', () => {
     expect(r.ids).not.toContain('images.resolution-low');
     expect(r.ids).not.toContain('images.resolution-marginal');
     expect(r.report.images).toEqual([
-      { page: 1, width: 1200, height: 900, ppiX: 300, ppiY: 300, colorSpace: 'srgb', bitsPerComponent: 8, bbox: null, objectNumber: null, inline: false, imageMask: false, filter: 'png', softMask: false, placedMm: { width: 101.6, height: 76.2 } },
+      { page: 1, width: 1200, height: 900, ppiX: 300, ppiY: 300, colorSpace: 'srgb', bitsPerComponent: 8, bbox: null, objectNumber: null, inline: false, imageMask: false, filter: 'png', softMask: false, placedMm: { width: 101.6, height: 76.2 }, effective_dpi: 300, color_space: 'DeviceRGB' },
     ]);
     expect(r.report).toMatchObject({ imageCount: 1, pages: [], fonts: [], spotColors: [] });
   });

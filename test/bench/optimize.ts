@@ -33,7 +33,8 @@ import { parseArgs } from 'node:util';
 import { BenchChild } from './support/bench-child';
 import { forEachConcurrently } from './support/concurrency';
 import type { OptimizeAnswer, OptimizeJob } from './support/optimize-child';
-import { qpdfWorse, RMSE_LIMIT, summariseSide, type QpdfCheck, type SideOutcome } from './support/optimize-summary';
+import { RMSE_LIMIT, summariseSide, type SideOutcome } from './support/optimize-summary';
+import { qpdfWorse, runQpdfCheck, type QpdfCheck } from './support/qpdf-check';
 import { comparePageImages } from './support/previews-image-compare';
 import { runTool, toolsAvailable } from './support/run-tool';
 
@@ -59,11 +60,7 @@ const withPdftoppm = toolsAvailable('pdftoppm');
 const pct = (x: number) => (Number.isNaN(x) ? 'n/a' : `${(100 * x).toFixed(1)} %`);
 
 async function qpdfCheck(file: string): Promise<QpdfCheck> {
-  if (!withQpdf) return { status: null, issues: 0 };
-  const run = await runTool('qpdf', ['--check', file], timeoutMs);
-  if (run.outcome === 'timeout' || run.exitCode === null) return { status: null, issues: 0 };
-  const issues = `${run.stdout}\n${run.stderr}`.split('\n').filter((l) => /^(WARNING|ERROR)\b/i.test(l) || (/^qpdf: /.test(l) && !/operation succeeded/.test(l))).length;
-  return { status: run.exitCode, issues };
+  return withQpdf ? runQpdfCheck(file, timeoutMs) : { status: null, issues: 0 };
 }
 
 /** The first page at 72 dpi as a PNG, or null when pdftoppm cannot render it. */

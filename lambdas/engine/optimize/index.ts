@@ -1,5 +1,5 @@
 /**
- * Optimize: makes a file smaller without a visible change (API.md §11 rule
+ * Optimize: makes a file smaller without a visible change (docs/api.md §11 rule
  * 11). PDFs go to optimizePdf (optimize-pdf.ts), raster images to
  * optimizeRaster (optimize-raster.ts); each writes `outPath` only when the
  * result is smaller, and otherwise reports `changed: false` (the original

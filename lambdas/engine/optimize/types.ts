@@ -1,7 +1,7 @@
 /**
  * What optimizing a file reports: its size before and after, the transforms
  * (fix ids) that changed it and those that did not, each with a sentence for
- * the customer. `results.optimize[].output` (API.md §11 rule 11) is made from
+ * the customer. `results.optimize[].output` (docs/api.md §11 rule 11) is made from
  * this; `changed: false` means no output was kept and the original stays the
  * deliverable.
  */

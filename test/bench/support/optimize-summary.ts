@@ -6,20 +6,7 @@
  */
 import { median } from './concurrency';
 
-/** qpdf --check of one file: its exit status (0 clean, 3 warnings, 2 errors; null: did not run) and its WARNING/ERROR lines. */
-export interface QpdfCheck {
-  status: number | null;
-  issues: number;
-}
-
-/** How bad a qpdf --check is: clean < warnings < errors. */
-const rank = (c: QpdfCheck): number => (c.status === 0 ? 0 : c.status === 3 ? 1 : 2);
-
-/** Worse: a higher rank, or as many problems of the same rank and more lines of them. */
-export function qpdfWorse(before: QpdfCheck, after: QpdfCheck): boolean {
-  if (before.status === null || after.status === null) return false;
-  return rank(after) > rank(before) || (rank(after) === rank(before) && after.issues > before.issues);
-}
+export { qpdfWorse } from './qpdf-check';
 
 export interface SideOutcome {
   file: string;

@@ -49,6 +49,8 @@ export interface RuntimeConfig {
   preflightTimeoutSeconds: number;
   /** Wall-clock budget of validating one file; past it the task ends in `error` with a reason (never a partial verdict). */
   validateTimeoutSeconds: number;
+  /** Wall-clock budget of optimizing one file; past it the task ends in `error` with a reason (no output is kept). */
+  optimizeTimeoutSeconds: number;
   /** JavaScript heap of an engine's thread (lambdas/engine/guard); default 60% of the function's memory. */
   engineMaxHeapMb: number;
   /** Largest decoded size of one PDF stream: a bigger one (a decompression bomb) counts as unreadable. */
@@ -126,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     devApiKey: env.DEV_API_KEY || undefined,
     preflightTimeoutSeconds: positive(env, 'PREFLIGHT_TIMEOUT_SECONDS', 60),
     validateTimeoutSeconds: positive(env, 'VALIDATE_TIMEOUT_SECONDS', 60),
+    optimizeTimeoutSeconds: positive(env, 'OPTIMIZE_TIMEOUT_SECONDS', 120),
     engineMaxHeapMb: positive(env, 'ENGINE_MAX_HEAP_MB', defaultEngineHeapMb(env)),
     engineMaxStreamMb: positive(env, 'ENGINE_MAX_STREAM_MB', 256),
     engineMaxDecodedMb: positive(env, 'ENGINE_MAX_DECODED_MB', 4096),

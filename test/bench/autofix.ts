@@ -38,7 +38,8 @@ import type { AutofixAnswer, AutofixJob } from './support/autofix-child';
 import { summariseFixes, summarisePdfa, type FixFileOutcome, type PdfaFileOutcome, type QpdfCheck } from './support/autofix-summary';
 import { forEachConcurrently } from './support/concurrency';
 import { peakRssMb } from './support/peak-rss';
-import { runTool, toolsAvailable } from './support/run-tool';
+import { runQpdfCheck } from './support/qpdf-check';
+import { toolsAvailable } from './support/run-tool';
 
 const { values } = parseArgs({
   options: {
@@ -77,13 +78,7 @@ const expectedFail = manifest.filter((e) => e.expect === 'fail');
 const chosen = (corpusPath: string) => only.length === 0 || only.some((o) => corpusPath.includes(o));
 
 async function qpdfCheck(file: string): Promise<QpdfCheck> {
-  if (!withQpdf) return { status: null, issues: 0 };
-  const run = await runTool('qpdf', ['--check', file], 60_000);
-  if (run.outcome === 'timeout' || run.exitCode === null) return { status: null, issues: 0 };
-  // WARNING and ERROR lines, and qpdf's own fatal line ("qpdf: file: unable to …"); not its
-  // "No syntax or stream encoding errors found" nor "operation succeeded with warnings".
-  const issues = `${run.stdout}\n${run.stderr}`.split('\n').filter((l) => /^(WARNING|ERROR)\b/i.test(l) || (/^qpdf: /.test(l) && !/operation succeeded/.test(l))).length;
-  return { status: run.exitCode, issues };
+  return withQpdf ? runQpdfCheck(file, 60_000) : { status: null, issues: 0 };
 }
 
 async function withChildren<T>(items: T[], work: (child: BenchChild<AutofixJob, AutofixAnswer>, item: T, dir: string) => Promise<void>): Promise<void> {

@@ -19,13 +19,9 @@
  */
 import type { FindingCount } from './autofix-child';
 import type { PageDifference } from '../../support/appearance-compare';
+import { qpdfWorse, type QpdfCheck } from './qpdf-check';
 
-export interface QpdfCheck {
-  /** qpdf --check exit status: 0 clean, 3 warnings, 2 errors; null when it could not run. */
-  status: number | null;
-  /** Lines reporting a warning or an error. */
-  issues: number;
-}
+export type { QpdfCheck } from './qpdf-check';
 
 export interface FixFileOutcome {
   file: string;
@@ -57,18 +53,12 @@ export interface FixSummary {
   damaged: { file: string; why: string }[];
 }
 
-const QPDF_RANK: Record<number, number> = { 0: 0, 3: 1, 2: 2 };
-
 /** Why a fixed file counts as damaged, or null. */
 export function damageOf(o: FixFileOutcome): string | null {
   if (o.status === 'crash' || o.status === 'timeout') return `autofix ${o.status}: ${o.detail ?? ''}`.trim();
   if (o.status !== 'done' || !o.changed) return null;
   const q = o.qpdf;
-  if (q && q.before.status !== null && q.after.status !== null) {
-    const [rankBefore, rankAfter] = [QPDF_RANK[q.before.status] ?? 2, QPDF_RANK[q.after.status] ?? 2];
-    // A better status wins whatever the line count (a file qpdf could not read at all, now read with warnings).
-    if (rankAfter > rankBefore || (rankAfter === rankBefore && q.after.issues > q.before.issues)) return `qpdf --check: ${q.before.issues} issues (exit ${q.before.status}) before, ${q.after.issues} (exit ${q.after.status}) after`;
-  }
+  if (q && qpdfWorse(q.before, q.after)) return `qpdf --check: ${q.before.issues} issues (exit ${q.before.status}) before, ${q.after.issues} (exit ${q.after.status}) after`;
   if (q && q.before.status !== null && q.after.status === null) return 'qpdf could not check the fixed file';
   if (o.text && o.text.after < 0) return 'the fixed file\'s text could not be read';
   const moved = movedPages(o.appearance ?? []);

@@ -138,9 +138,9 @@ export interface FlateImage {
  * smaller: smooth photographic samples compress to about half with them (which
  * is why most writers use them), flat synthetic ones may not gain.
  */
-export function encodeFlate(r: Raster): FlateImage {
-  const plain = deflateSync(r.data, { level: 9 });
-  const filtered = deflateSync(pngRows(r), { level: 9 });
+export function encodeFlate(r: Raster, level = 9): FlateImage {
+  const plain = deflateSync(r.data, { level });
+  const filtered = deflateSync(pngRows(r), { level });
   if (plain.length <= filtered.length) return { bytes: new Uint8Array(plain), predictor: null };
   return { bytes: new Uint8Array(filtered), predictor: { Predictor: 15, Colors: r.channels, BitsPerComponent: 8, Columns: r.width } };
 }

@@ -1,10 +1,13 @@
 /**
  * The cross-reference data a writer appends after its objects (ISO 32000-1
- * 7.5.4 and 7.5.8): a classic table, or an uncompressed cross-reference
- * stream for an update to a file whose newest section is one. Entries are
- * grouped into subsections of consecutive object numbers; freed objects are
- * listed with their next generation, as 7.5.4 asks.
+ * 7.5.4 and 7.5.8): a classic table, or a cross-reference stream: uncompressed
+ * for an update to a file whose newest section is one, Flate-compressed and
+ * listing objects packed in object streams for a file written with them
+ * (object-stream-writer.ts). Entries are grouped into subsections of
+ * consecutive object numbers; freed objects are listed with their next
+ * generation, as 7.5.4 asks.
  */
+import { deflateSync } from 'node:zlib';
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 
 export interface XrefEntry {
@@ -12,6 +15,8 @@ export interface XrefEntry {
   generation: number;
   /** Byte offset of `N G obj`; null for an object this revision frees. */
   offset: number | null;
+  /** An object packed in an object stream (7.5.7): that stream's object number and its index there (streams only; offset is then ignored). */
+  inStream?: { streamNumber: number; index: number };
 }
 
 /** Consecutive runs of object numbers, as [first, entries]. */
@@ -48,21 +53,27 @@ export function xrefTable(entries: XrefEntry[], wholeFile: boolean): string {
 }
 
 /**
- * A cross-reference stream for an update (7.5.8): type 1 entries for written
- * objects, type 0 for freed ones; the trailer's entries go into its
- * dictionary. The stream is itself an object of the update (`self`), and
- * lists itself.
+ * A cross-reference stream (7.5.8): type 1 entries for written objects, type 2
+ * for objects packed in object streams, type 0 for freed ones; the trailer's
+ * entries go into its dictionary. The stream is itself an object of the
+ * section (`self`), and lists itself. Uncompressed unless `flateLevel` is given.
  */
-export function xrefStream(context: PDFContext, entries: XrefEntry[], trailer: Record<string, PDFObject>, self: { objectNumber: number; offset: number }): PDFRawStream {
+export function xrefStream(context: PDFContext, entries: XrefEntry[], trailer: Record<string, PDFObject>, self: { objectNumber: number; offset: number }, flateLevel?: number): PDFRawStream {
   const all = [...entries, { objectNumber: self.objectNumber, generation: 0, offset: self.offset }];
   const runs = subsections(all);
   const rows = Buffer.alloc(all.length * 7);
   let at = 0;
   for (const [, run] of runs) {
     for (const e of run) {
-      rows[at] = e.offset === null ? 0 : 1;
-      rows.writeUInt32BE(e.offset ?? 0, at + 1);
-      rows.writeUInt16BE(e.offset === null ? Math.min(e.generation, 65535) : e.generation, at + 5);
+      if (e.inStream) {
+        rows[at] = 2;
+        rows.writeUInt32BE(e.inStream.streamNumber, at + 1);
+        rows.writeUInt16BE(e.inStream.index, at + 5);
+      } else {
+        rows[at] = e.offset === null ? 0 : 1;
+        rows.writeUInt32BE(e.offset ?? 0, at + 1);
+        rows.writeUInt16BE(e.offset === null ? Math.min(e.generation, 65535) : e.generation, at + 5);
+      }
       at += 7;
     }
   }
@@ -75,9 +86,11 @@ export function xrefStream(context: PDFContext, entries: XrefEntry[], trailer: R
     index.push(PDFNumber.of(run.length));
   }
   dict.set(PDFName.of('Index'), index);
-  dict.set(PDFName.of('Length'), PDFNumber.of(rows.length));
+  const data = flateLevel === undefined ? rows : deflateSync(rows, { level: flateLevel });
+  if (flateLevel !== undefined) dict.set(PDFName.of('Filter'), PDFName.of('FlateDecode'));
+  dict.set(PDFName.of('Length'), PDFNumber.of(data.length));
   for (const [key, value] of Object.entries(trailer)) dict.set(PDFName.of(key), value);
-  return PDFRawStream.of(dict, rows);
+  return PDFRawStream.of(dict, data);
 }
 
 /** The trailer's entries as a dictionary's source text, for a classic table. */

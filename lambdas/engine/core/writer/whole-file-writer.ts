@@ -19,7 +19,7 @@ import { FileSink } from './file-sink';
 import { indirectObjectBytes, isStructuralStream } from './indirect-object';
 
 /** High bytes on the second line tell transfer tools the file is binary (7.5.2; PDF/A 6.1.2). */
-const BINARY_COMMENT = Buffer.from([0x25, 0xe2, 0xe3, 0xcf, 0xd3, 0x0a]);
+export const BINARY_COMMENT = Buffer.from([0x25, 0xe2, 0xe3, 0xcf, 0xd3, 0x0a]);
 
 export async function writeWholePdf(doc: PDFDocument, outPath: string): Promise<void> {
   await prepareForSave(doc);

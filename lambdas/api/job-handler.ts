@@ -4,6 +4,7 @@
  * asks for (job-submission.ts). Each route's module only names these three.
  */
 import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { JobRequest } from '../domain/use-cases/job-request';
 import { submitJob, type SubmissionMode } from './job-submission';
@@ -16,9 +17,9 @@ export function jobHandler<Schema extends z.ZodType>(
   toRequest: (body: z.output<Schema>) => JobRequest,
   mode: (body: z.output<Schema>) => SubmissionMode,
 ) {
-  async function createJob(event: ApiEvent): Promise<ApiResult> {
+  async function createJob(event: ApiEvent, context?: Context): Promise<ApiResult> {
     const body = parseRequest(schema, event.jsonBody);
-    return submitJob(event, toRequest(body), mode(body));
+    return submitJob(event, toRequest(body), mode(body), context);
   }
   return middy<ApiEvent, ApiResult>(createJob).use(apiMiddleware({ post: true }));
 }

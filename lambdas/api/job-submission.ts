@@ -3,20 +3,23 @@
  * JobRequest (docs/api.md §3): check the URLs against the network policy, create the
  * job, then answer according to the mode —
  * - async: 201 `{ job }` (with `pending: true` on /jobs/validate's async flag);
- * - sync: wait up to SYNC_WAIT_MS; 200 `{ job }` when terminal, else
- *   202 `{ job, pending: true }` (the job goes on; the webhook fires either way).
+ * - sync: wait up to SYNC_WAIT_MS from the request's arrival (sync-wait.ts);
+ *   200 `{ job }` when terminal, else 202 `{ job, pending: true }` (the job
+ *   goes on; the webhook fires either way).
  */
 import { createJob } from '../domain/use-cases/create-job';
 import { awaitTerminalJob } from '../domain/use-cases/await-job';
 import type { JobRequest } from '../domain/use-cases/job-request';
 import { presentJob } from '../domain/present/job';
 import { services } from '../platform/services';
+import type { Context } from 'aws-lambda';
 import { callerOf, json, type ApiEvent, type ApiResult } from './middleware/http';
+import { syncWaitLeft } from './sync-wait';
 import { assertRequestUrlsAllowed } from './url-rules';
 
 export type SubmissionMode = { sync: true } | { sync: false; markPending: boolean };
 
-export async function submitJob(event: ApiEvent, request: JobRequest, mode: SubmissionMode): Promise<ApiResult> {
+export async function submitJob(event: ApiEvent, request: JobRequest, mode: SubmissionMode, context?: Partial<Pick<Context, 'getRemainingTimeInMillis'>>): Promise<ApiResult> {
   const svc = services();
   const caller = callerOf(event);
   assertRequestUrlsAllowed(request, svc.config.networkMode);
@@ -28,7 +31,13 @@ export async function submitJob(event: ApiEvent, request: JobRequest, mode: Subm
     return json(201, mode.markPending ? { job, pending: true } : { job });
   }
 
-  const waited = await awaitTerminalJob({ jobs: svc.jobs }, caller.accountId, created.job.id, svc.config.syncWaitMs);
+  const waitMs = syncWaitLeft({
+    waitMs: svc.config.syncWaitMs,
+    arrivedAtMs: event.requestContext?.requestTimeEpoch,
+    nowMs: Date.now(),
+    remainingMs: context?.getRemainingTimeInMillis?.(),
+  });
+  const waited = await awaitTerminalJob({ jobs: svc.jobs }, caller.accountId, created.job.id, waitMs);
   // Deleted while we waited (DELETE from another request): show it as created.
   const job = await presentJob(waited.graph ?? created, presentDeps);
   return waited.terminal ? json(200, { job }) : json(202, { job, pending: true });

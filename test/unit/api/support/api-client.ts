@@ -19,6 +19,10 @@ export interface CallOptions {
   /** null: no authoriser context at all. */
   caller?: Caller | null;
   requestId?: string;
+  /** When the request reached the gateway (requestContext.requestTimeEpoch), epoch ms. */
+  arrivedAt?: number;
+  /** The function's remaining time (context.getRemainingTimeInMillis), from the call on. */
+  remainingMs?: number;
 }
 
 export interface CallResult {
@@ -84,17 +88,20 @@ export function apiEvent(method: string, pathWithQuery: string, options: CallOpt
       httpMethod: method,
       path: path!,
       resourcePath: match.route.path,
+      ...(options.arrivedAt !== undefined ? { requestTimeEpoch: options.arrivedAt } : {}),
     } as unknown as APIGatewayProxyEvent['requestContext'],
   };
 }
 
-export async function invoke(event: APIGatewayProxyEvent): Promise<CallResult> {
+export async function invoke(event: APIGatewayProxyEvent, remainingMs?: number): Promise<CallResult> {
   const match = matchRoute(event.httpMethod, event.path);
   if (!match.route) throw new Error(`no route for ${event.httpMethod} ${event.path}`);
   const load = HANDLER_MODULES[match.route.handler];
   if (!load) throw new Error(`no handler module for ${match.route.handler}`);
   const handler = (await load()).handler as Handler;
-  const result = await handler(event, {} as Context);
+  const deadline = remainingMs === undefined ? undefined : Date.now() + remainingMs;
+  const context = (deadline === undefined ? {} : { getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()) }) as Context;
+  const result = await handler(event, context);
   const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
   let body: unknown = undefined;
   try {
@@ -106,5 +113,5 @@ export async function invoke(event: APIGatewayProxyEvent): Promise<CallResult> {
 }
 
 export function call(method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
-  return invoke(apiEvent(method, path, options));
+  return invoke(apiEvent(method, path, options), options.remainingMs);
 }

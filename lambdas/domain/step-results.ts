@@ -62,6 +62,8 @@ export interface PreviewsStepResult {
   pages: number;
   /** Pages that could not be rendered, each with why; the others were delivered. */
   failures: { page: number; reason: string }[];
+  /** How many pages the file has (absent from results recorded before it was kept). */
+  totalPages?: number;
 }
 
 // ------------------------------------------------ entries of a job's `results`

@@ -36,6 +36,7 @@ const MAX_LISTED_FAILURES = 5;
 interface PreviewsCarry {
   failures: PageFailureNote[];
   runtimeParams: Record<string, unknown>;
+  totalPages: number;
 }
 
 /** "page 3: why; page 9: why; and 4 more pages" */
@@ -77,10 +78,10 @@ function outputFiles(images: PreviewImage[], input: StepWorkInput): StepOutputFi
 }
 
 /** The step's ending, however many invocations rendered it. */
-function ending(pageImages: number, failures: PageFailureNote[], runtimeParams: Record<string, unknown>) {
+function ending(pageImages: number, failures: PageFailureNote[], runtimeParams: Record<string, unknown>, totalPages: number) {
   const sorted = [...failures].sort((a, b) => a.page - b.page);
   if (pageImages === 0 && sorted.length > 0) throw new UnprocessableFileError(`No page could be rendered (${listFailures(sorted)}).`);
-  const result: PreviewsStepResult = { pages: pageImages, failures: sorted };
+  const result: PreviewsStepResult = { pages: pageImages, failures: sorted, totalPages };
   // The task's audit log is where a client reads which pages are missing, and why.
   const failed = sorted.length > 0 ? `; ${sorted.length} ${sorted.length === 1 ? 'page was' : 'pages were'} not rendered (${listFailures(sorted)})` : '';
   return {
@@ -109,11 +110,11 @@ export const previewsWorker: BatchedStepWorker<PageBatch, PageFailureNote[]> = {
   async run(input) {
     const plan = await withinWorkBudget(input.budget, planPreviews(previewsInput(input), input.services.config.previewBatchPages), 'Rendering the page images');
     if (plan.kind === 'batched') {
-      const carry: PreviewsCarry = { failures: plan.failures, runtimeParams: plan.runtimeParams };
+      const carry: PreviewsCarry = { failures: plan.failures, runtimeParams: plan.runtimeParams, totalPages: plan.totalPages };
       return { deferred: true, batches: plan.batches, carry };
     }
     const pageImages = plan.images.filter((i) => i.role === 'preview').length;
-    return { ...ending(pageImages, plan.failures, plan.runtimeParams), outputs: outputFiles(plan.images, input) };
+    return { ...ending(pageImages, plan.failures, plan.runtimeParams, plan.totalPages), outputs: outputFiles(plan.images, input) };
   },
   readBatch,
   async runBatch(input, batch) {
@@ -121,10 +122,10 @@ export const previewsWorker: BatchedStepWorker<PageBatch, PageFailureNote[]> = {
     return { outputs: outputFiles(rendered.images, input), result: rendered.failures };
   },
   finish(carry, batches: BatchDone<PageFailureNote[]>[]) {
-    const { failures, runtimeParams } = carry as PreviewsCarry;
+    const { failures, runtimeParams, totalPages } = carry as PreviewsCarry;
     const outputs = batches.flatMap((b) => b.outputs).sort(artifactOrder);
     const pageImages = outputs.filter((a) => a.role === 'preview').length;
-    return { ...ending(pageImages, [...failures, ...batches.flatMap((b) => b.result)], runtimeParams), outputs };
+    return { ...ending(pageImages, [...failures, ...batches.flatMap((b) => b.result)], runtimeParams, totalPages), outputs };
   },
 };
 

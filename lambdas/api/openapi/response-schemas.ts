@@ -27,6 +27,21 @@ export const artifactResponse = z.looseObject({
   expiresIn: z.number().int().meta({ description: 'Seconds (3600).' }),
 });
 
+export const previewsOutputsResponse = z.looseObject({
+  kind: z.literal('previews'),
+  count: z.number().int().meta({ description: 'Pages rendered.' }),
+  total: z.number().int().nullable().meta({ description: 'Pages in the file.' }),
+  pages: z.array(
+    z.looseObject({
+      page: z.number().int(),
+      url: z.string().meta({ description: 'The presigned page image (on reads; not in webhook bodies).' }),
+      width: z.number().int().nullable(),
+      height: z.number().int().nullable(),
+      mimeType: z.string(),
+    }),
+  ),
+});
+
 export const auditEntryResponse = z.looseObject({
   at: timestamp,
   event: z.string().meta({ description: 'source.received, source.fetched, type.detected, step.started, step.finished, step.skipped, step.failed, step.retried, task.failed, task.finished …' }),
@@ -48,7 +63,9 @@ export const stepResponse = z.looseObject({
   started: timestamp.nullable(),
   ended: timestamp.nullable(),
   duration: z.number().nullable().meta({ description: 'Milliseconds.' }),
-  outputs: z.array(artifactResponse),
+  outputs: z
+    .array(z.union([artifactResponse, previewsOutputsResponse]))
+    .meta({ description: 'The files the step wrote; a finished previews step adds one `{ kind: "previews", … }` entry.' }),
 });
 
 export const taskResponse = z.looseObject({

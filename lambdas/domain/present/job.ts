@@ -8,7 +8,9 @@
 import { isTerminal, type AuditEntry, type JobGraph, type JobRecord, type StepRecord, type TaskRecord } from '../model';
 import { jobSummary, type JobSummary } from '../outcomes';
 import { presentArtifact, presentArtifacts, type PresentDeps, type PresentedArtifact } from './artifacts';
+import { previewsOutputsEntry, type PreviewsOutputsEntry } from './previews-outputs';
 import { buildResults, type JobResults } from './results';
+import { loadStepResultOrNull } from './step-result';
 
 export interface PresentedStep {
   id: string;
@@ -21,7 +23,8 @@ export interface PresentedStep {
   started: string | null;
   ended: string | null;
   duration: number | null;
-  outputs: PresentedArtifact[];
+  /** The step's files; a finished previews step adds its previews entry (previews-outputs.ts). */
+  outputs: (PresentedArtifact | PreviewsOutputsEntry)[];
 }
 
 export interface PresentedTask {
@@ -81,6 +84,9 @@ export function stepsOfTask(graph: JobGraph, taskId: string): StepRecord[] {
 }
 
 async function presentStep(step: StepRecord, deps: PresentDeps): Promise<PresentedStep> {
+  const files = await presentArtifacts(step.outputs ?? [], deps);
+  const outputs: PresentedStep['outputs'] = files;
+  if (step.type === 'previews' && step.status === 'done') outputs.push(previewsOutputsEntry(files, await loadStepResultOrNull(step, deps.blobs)));
   return {
     id: step.id,
     type: step.type,
@@ -92,7 +98,7 @@ async function presentStep(step: StepRecord, deps: PresentDeps): Promise<Present
     started: step.started,
     ended: step.ended,
     duration: step.duration,
-    outputs: await presentArtifacts(step.outputs ?? [], deps),
+    outputs,
   };
 }
 

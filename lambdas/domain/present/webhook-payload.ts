@@ -9,6 +9,7 @@ import type { JobGraph, StepRecord, TaskRecord } from '../model';
 import { jobSummary, sourceRefOf, type JobSummary } from '../outcomes';
 import { plainArtifact, type PlainArtifact } from './artifacts';
 import { stepsOfTask } from './job';
+import { previewsOutputsEntry, type PreviewsOutputsEntry } from './previews-outputs';
 
 export const WEBHOOK_EVENT_TYPE = 'job.completed';
 
@@ -18,7 +19,8 @@ export interface WebhookStep {
   status: StepRecord['status'];
   outcome: StepRecord['outcome'];
   reason: string | null;
-  outputs: PlainArtifact[];
+  /** The step's files; a finished previews step adds its previews entry, without URLs. */
+  outputs: (PlainArtifact | PreviewsOutputsEntry)[];
   ended: string | null;
 }
 
@@ -60,7 +62,7 @@ function webhookTask(graph: JobGraph, task: TaskRecord): WebhookTask {
       status: s.status,
       outcome: s.outcome,
       reason: s.reason,
-      outputs: (s.outputs ?? []).map(plainArtifact),
+      outputs: stepOutputs(s),
       ended: s.ended,
     })),
   };
@@ -76,4 +78,16 @@ export function buildWebhookPayload(graph: JobGraph): WebhookPayload {
 
 function bucketAndKey(ref: ReturnType<typeof sourceRefOf>): WebhookTask['sourceRef'] {
   return ref ? { bucket: ref.bucket, key: ref.key } : null;
+}
+
+/**
+ * A step's files as plain artifacts; a finished previews step adds its entry.
+ * The payload is built from the records alone: the entry's `total` comes from
+ * a result kept inline on the step (a previews result always is, unless a
+ * selection failed on hundreds of pages), else it is null.
+ */
+function stepOutputs(step: StepRecord): WebhookStep['outputs'] {
+  const files: WebhookStep['outputs'] = (step.outputs ?? []).map(plainArtifact);
+  if (step.type === 'previews' && step.status === 'done') files.push(previewsOutputsEntry(step.outputs ?? [], step.result ?? null));
+  return files;
 }

@@ -42,6 +42,8 @@ export interface PreviewsResult {
   images: PreviewImage[];
   failures: PageFailureNote[];
   runtimeParams: Record<string, unknown>;
+  /** How many pages the file has. */
+  totalPages: number;
 }
 
 export type PreviewsPlan =
@@ -52,6 +54,7 @@ export type PreviewsPlan =
       /** Pages requested but not in the document or over the limit; the batches' own failures come later. */
       failures: PageFailureNote[];
       runtimeParams: Record<string, unknown>;
+      totalPages: number;
     };
 
 export async function renderPreviews(input: PreviewsInput): Promise<PreviewsResult> {
@@ -66,11 +69,11 @@ export async function planPreviews(input: PreviewsInput, batchPages: number): Pr
   await mkdir(input.outDir, { recursive: true });
   if (input.fileType === 'raster') {
     const outcome = await renderRasterPreviews(typeof input.file === 'string' ? input.file : await input.file.download(), o, input.outDir);
-    return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
+    return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages), totalPages: outcome.totalPages };
   }
   const outcome = await renderPdfPreviews(input.file, o, input.outDir, budgetUntil(input.deadline), undefined, batchPages);
-  if ('batches' in outcome) return { kind: 'batched', batches: outcome.batches, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
-  return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages) };
+  if ('batches' in outcome) return { kind: 'batched', batches: outcome.batches, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages), totalPages: outcome.totalPages };
+  return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages), totalPages: outcome.totalPages };
 }
 
 /** One batch of a plan from planPreviews, with the same params. */

@@ -42,6 +42,8 @@ export interface BatchPlan {
   /** Requested pages that do not exist or are over the limit. */
   failures: PageFailureNote[];
   pages: number[];
+  /** How many pages the file has. */
+  totalPages: number;
 }
 
 export function renderPdfPreviews(file: string | RangedFile, o: PreviewOptions, outDir: string, budget?: RenderBudget, pool?: RenderPoolOptions): Promise<PreviewOutcome>;
@@ -68,9 +70,9 @@ export async function renderPdfPreviews(
   const renderer = await RenderPool.open(file, pool);
   try {
     const { pages, failures } = selection(o, renderer.numPages);
-    if (pages.length > batchPages) return { batches: splitIntoBatches(pages, batchPages, o.thumbnail), failures, pages };
+    if (pages.length > batchPages) return { batches: splitIntoBatches(pages, batchPages, o.thumbnail), failures, pages, totalPages: renderer.numPages };
     const rendered = await renderPages(renderer, { index: 0, pages, thumbnail: o.thumbnail }, o, outDir, budget);
-    return { images: rendered.images, failures: [...failures, ...rendered.failures].sort((a, b) => a.page - b.page), pages };
+    return { images: rendered.images, failures: [...failures, ...rendered.failures].sort((a, b) => a.page - b.page), pages, totalPages: renderer.numPages };
   } finally {
     await renderer.close();
   }

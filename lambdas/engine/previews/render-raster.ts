@@ -47,7 +47,7 @@ export async function renderRasterPreviews(path: string, o: PreviewOptions, outD
       if (isOurFault(e)) throw e;
     }
   }
-  return { images, failures: failures.sort((a, b) => a.page - b.page), pages };
+  return { images, failures: failures.sort((a, b) => a.page - b.page), pages, totalPages: pageCount };
 }
 
 class PageFailure extends Error {}

@@ -20,6 +20,8 @@ export interface PreviewOutcome {
   failures: PageFailureNote[];
   /** The pages selected for rendering (delivered or failed). */
   pages: number[];
+  /** How many pages the file has. */
+  totalPages: number;
 }
 
 /** Part of a large selection, rendered on its own (in the cloud, by its own invocation). */

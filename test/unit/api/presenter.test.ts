@@ -3,6 +3,7 @@ import type { JobGraph, StepRecord, StoredArtifact, TaskRecord } from '../../../
 import { jobSummary } from '../../../lambdas/domain/outcomes';
 import { presentJob } from '../../../lambdas/domain/present/job';
 import { presentRuns } from '../../../lambdas/domain/present/runs';
+import type { PreviewsOutputsEntry } from '../../../lambdas/domain/present/previews-outputs';
 import { buildWebhookPayload } from '../../../lambdas/domain/present/webhook-payload';
 import { jobResponse, jobRunsResponse } from '../../../lambdas/api/openapi/response-schemas';
 import { startTestServices, type TestServices } from '../../support/test-services';
@@ -95,7 +96,7 @@ function terminalGraph(): JobGraph {
     }),
     step('s5', T1, 3, 'previews', {
       outcome: 'na',
-      result: { pages: 2, failures: [] },
+      result: { pages: 2, failures: [], totalPages: 9 },
       outputs: [
         art(`${T1}/s5/page-2.jpg`, 'image', 'preview', { page: 2, width: 100, height: 141 }),
         art(`${T1}/s5/page-1.jpg`, 'image', 'preview', { page: 1, width: 100, height: 141 }),
@@ -231,6 +232,34 @@ describe('presentJob on a terminal job', () => {
     expect(t3!.steps![0]).toMatchObject({ status: 'skipped', reason: expect.stringContaining('raster') });
     expect(t1!.originalArtifact).toMatchObject({ role: 'source', downloadUrl: expect.any(String), expiresIn: 3600 });
     expect(t1!.steps![3]!.outputs[0]).toMatchObject({ page: 2, width: 100, height: 141 });
+  });
+
+  it('ends a finished previews step\'s outputs with the previews entry: pages rendered, pages in the file, and each page\'s presigned image (docs/api.md §11 rule 6)', async () => {
+    const job = await presentJob(terminalGraph(), deps);
+    const outputs = job.tasks[0]!.steps![3]!.outputs;
+    expect(outputs).toHaveLength(4);
+    const entry = outputs[3] as { kind: string; count: number; total: number | null; pages: { page: number; url: string }[] };
+    expect(entry).toEqual({
+      kind: 'previews',
+      count: 2,
+      total: 9,
+      pages: [
+        { page: 1, url: expect.stringContaining('page-1.jpg'), width: 100, height: 141, mimeType: 'image/jpeg' },
+        { page: 2, url: expect.stringContaining('page-2.jpg'), width: 100, height: 141, mimeType: 'image/jpeg' },
+      ],
+    });
+    expect(entry.pages[0]!.url).toContain('X-Amz-Expires=3600');
+    // Other steps have no such entry.
+    expect(job.tasks[0]!.steps![0]!.outputs.some((o) => 'kind' in o && o.kind === 'previews')).toBe(false);
+  });
+
+  it('puts the previews entry in the webhook body too, without URLs', () => {
+    const payload = buildWebhookPayload(terminalGraph());
+    const outputs = payload.tasks[0]!.steps[3]!.outputs;
+    const entry = outputs.at(-1) as PreviewsOutputsEntry;
+    expect(entry).toMatchObject({ kind: 'previews', count: 2, total: 9 });
+    expect(entry.pages.map((p) => p.page)).toEqual([1, 2]);
+    for (const p of entry.pages) expect(p).not.toHaveProperty('url');
   });
 
   it('downloads under the artifact’s file name', async () => {

@@ -15,7 +15,7 @@ describe('the previews worker', () => {
     const graph = await createTestJob(t.services, { tasks: [{ bytes: await buildPdf({ pages: 2 }), ingested: pdf, steps: [{ type: 'previews', params: { format: 'png', dpi: 36 } }] }] });
     await expect(previews(stepEvent(graph, 0, 0))).resolves.toMatchObject({ status: 'done', outcome: 'na' });
     const step = taskView(await reload(t.services, graph.job.id), 0).steps[0]!;
-    expect(step.result as PreviewsStepResult).toEqual({ pages: 2, failures: [] });
+    expect(step.result as PreviewsStepResult).toEqual({ pages: 2, failures: [], totalPages: 2 });
     const pages = step.outputs.filter((o) => o.role === 'preview');
     expect(pages.map((p) => [p.page, p.fileName, p.kind, p.mimeType])).toEqual([
       [1, 'card-page-1.png', 'image', 'image/png'],
@@ -27,6 +27,12 @@ describe('the previews worker', () => {
     expect([meta.width, meta.height]).toEqual([pages[0]!.width, pages[0]!.height]);
     expect(Math.abs(pages[0]!.width! - 298)).toBeLessThanOrEqual(1);
     expect(step.runtimeParams).toMatchObject({ format: 'png', dpi: 36 });
+  });
+
+  it('records how many pages the file has beside how many were rendered: pages 2 of a 3-page file', async () => {
+    const graph = await createTestJob(t.services, { tasks: [{ bytes: await buildPdf({ pages: 3 }), ingested: pdf, steps: [{ type: 'previews', params: { format: 'png', dpi: 18, pages: '2', thumbnail: false } }] }] });
+    await expect(previews(stepEvent(graph, 0, 0))).resolves.toMatchObject({ status: 'done' });
+    expect(taskView(await reload(t.services, graph.job.id), 0).steps[0]!.result).toEqual({ pages: 1, failures: [], totalPages: 3 });
   });
 
   it('reads a PDF from storage in ranges, never downloading it; an image file is downloaded', async () => {
@@ -123,6 +129,8 @@ describe('the previews worker', () => {
       await expect(previews({ ...event, phase: 'finish' })).resolves.toMatchObject({ status: 'done' });
       const done = taskView(await reload(t.services, graph.job.id), 0).steps[0]!;
       expect(done.outputs.map((o) => [o.role, o.page])).toEqual([['preview', 1], ['preview', 2], ['thumbnail', 1]]);
+      // The file's page count travels from the planning invocation to the finish.
+      expect((done.result as PreviewsStepResult).totalPages).toBe(2);
       // A retried batch or finish (Step Functions retries Lambda errors) changes nothing.
       await expect(previews({ ...event, phase: 'batch', batch: plan.batches![1] })).resolves.toMatchObject({ status: 'done' });
       await expect(previews({ ...event, phase: 'finish' })).resolves.toMatchObject({ status: 'done' });

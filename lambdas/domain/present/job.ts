@@ -23,6 +23,8 @@ export interface PresentedStep {
   started: string | null;
   ended: string | null;
   duration: number | null;
+  /** The original service's stream flag; means nothing here (docs/api.md §11 rule 1). */
+  inStream: null;
   /** The step's files; a finished previews step adds its previews entry (previews-outputs.ts). */
   outputs: (PresentedArtifact | PreviewsOutputsEntry)[];
 }
@@ -40,7 +42,14 @@ export interface PresentedTask {
   fileRef: string | null;
   clientRef: string | null;
   jobId: string;
+  /** The original service's workflow fields; they mean nothing here (docs/api.md §11 rule 1). */
+  wfKind: null;
+  wfPhase: null;
   originalArtifact: PresentedArtifact | null;
+  /** The file the task started from (the original, once stored). */
+  inputArtifact: PresentedArtifact | null;
+  /** The file as the task's last step left it: the fixed or optimized file, else the original. */
+  currentArtifact: PresentedArtifact | null;
   outputArtifacts: PresentedArtifact[];
   /** Absent in the lean entries of GET /jobs?preview=true. */
   steps?: PresentedStep[];
@@ -58,6 +67,13 @@ export interface PresentedJob {
   canProceed: boolean | null;
   ruleId: string | null;
   workflowId: string | null;
+  /** The original service's workflow and order fields; they mean nothing here (docs/api.md §11 rule 1). */
+  wfPhase: null;
+  wfStreamStatus: null;
+  orderStatus: null;
+  orderDetails: null;
+  /** When retention deletes the job and its files; null: this service applies none (docs/api.md §11 rule 1). */
+  expiresAt: string | null;
   channel: JobRecord['channel'];
   metaData: Record<string, unknown> | null;
   tasks: PresentedTask[];
@@ -98,14 +114,16 @@ async function presentStep(step: StepRecord, deps: PresentDeps): Promise<Present
     started: step.started,
     ended: step.ended,
     duration: step.duration,
+    inStream: null,
     outputs,
   };
 }
 
 async function presentTask(graph: JobGraph, task: TaskRecord, deps: PresentDeps, lean: boolean): Promise<PresentedTask> {
   const steps = stepsOfTask(graph, task.id);
-  const [originalArtifact, outputArtifacts, presentedSteps] = await Promise.all([
+  const [originalArtifact, currentArtifact, outputArtifacts, presentedSteps] = await Promise.all([
     task.originalArtifact ? presentArtifact(task.originalArtifact, deps) : Promise.resolve(null),
+    task.currentFile ? presentArtifact(task.currentFile, deps) : Promise.resolve(null),
     presentArtifacts(steps.flatMap((s) => s.outputs ?? []), deps),
     lean ? Promise.resolve(undefined) : Promise.all(steps.map((s) => presentStep(s, deps))),
   ]);
@@ -122,7 +140,11 @@ async function presentTask(graph: JobGraph, task: TaskRecord, deps: PresentDeps,
     fileRef: task.fileRef,
     clientRef: task.clientRef,
     jobId: task.jobId,
+    wfKind: null,
+    wfPhase: null,
     originalArtifact,
+    inputArtifact: originalArtifact,
+    currentArtifact,
     outputArtifacts,
     ...(presentedSteps ? { steps: presentedSteps } : {}),
     audit: graph.audit[task.id] ?? [],
@@ -160,6 +182,11 @@ export async function presentJob(graph: JobGraph, deps: PresentDeps, options: Pr
     canProceed: job.canProceed,
     ruleId: job.ruleId,
     workflowId: job.workflowId,
+    wfPhase: null,
+    wfStreamStatus: null,
+    orderStatus: null,
+    orderDetails: null,
+    expiresAt: null,
     channel: job.channel,
     metaData: job.metaData,
     tasks,

@@ -163,7 +163,9 @@ describe('presentJob on a terminal job', () => {
   it('has every field of the contract’s Job, plus webhook without its headers', async () => {
     const job = await presentJob(terminalGraph(), deps);
     expect(Object.keys(job).sort()).toEqual(
-      ['id', 'createdAt', 'modifiedAt', 'status', 'outcome', 'canProceed', 'ruleId', 'workflowId', 'channel', 'metaData', 'tasks', 'orderId', 'customerId', 'customerEmail', 'policy', 'deliverables', 'context', 'webhook', 'summary', 'results'].sort(),
+      ['id', 'createdAt', 'modifiedAt', 'status', 'outcome', 'canProceed', 'ruleId', 'workflowId', 'channel', 'metaData', 'tasks', 'orderId', 'customerId', 'customerEmail', 'policy', 'deliverables', 'context', 'webhook', 'summary', 'results',
+        // The reference's fields that mean nothing here, present and null (docs/api.md §11 rule 1).
+        'wfPhase', 'wfStreamStatus', 'orderStatus', 'orderDetails', 'expiresAt'].sort(),
     );
     expect(job.webhook).toEqual({ url: 'https://hooks.example.com/proofline', deliveries: [{ attempt: 1, at: LATER, statusCode: 500, durationMs: 40, error: null }] });
     expect(JSON.stringify(job)).not.toContain('receiver-secret');
@@ -218,14 +220,19 @@ describe('presentJob on a terminal job', () => {
     const job = await presentJob(terminalGraph(), deps);
     const [t1, t2, t3] = job.tasks;
     expect(Object.keys(t1!).sort()).toEqual(
-      ['id', 'createdAt', 'updatedAt', 'status', 'outcome', 'fileType', 'mimeType', 'source', 'name', 'fileRef', 'clientRef', 'jobId', 'originalArtifact', 'outputArtifacts', 'steps', 'audit'].sort(),
+      ['id', 'createdAt', 'updatedAt', 'status', 'outcome', 'fileType', 'mimeType', 'source', 'name', 'fileRef', 'clientRef', 'jobId', 'wfKind', 'wfPhase', 'originalArtifact', 'inputArtifact', 'currentArtifact', 'outputArtifacts', 'steps', 'audit'].sort(),
     );
+    expect(t1).toMatchObject({ wfKind: null, wfPhase: null });
+    expect(t1!.inputArtifact).toEqual(t1!.originalArtifact);
+    // T1 was fixed: its current file is the fixed one.
+    expect(t1!.currentArtifact).toMatchObject({ role: 'fixed', downloadUrl: expect.any(String) });
+    expect(t1!.steps![0]!.inStream).toBeNull();
     expect(t1!.outputArtifacts.map((a) => a.fileName)).toEqual(['report.json', 'proof-1.jpg', 'fixed.pdf', 'report.json', 'page-2.jpg', 'page-1.jpg', 'thumb.jpg']);
     expect(t1!.audit).toEqual([{ at: AT, event: 'source.fetched', message: 'Downloaded 10 bytes.' }]);
     expect(t1!.steps![0]).toEqual({
       id: 's1', type: 'preflight', status: 'done', outcome: 'warn', reason: null,
       params: { profileId: 'default' }, runtimeParams: { profileId: 'default', bleed_mm: 3 },
-      started: AT, ended: LATER, duration: 7500, outputs: expect.any(Array),
+      started: AT, ended: LATER, duration: 7500, inStream: null, outputs: expect.any(Array),
     });
     expect(t2!.reason).toBe('The source could not be downloaded (HTTP 404).');
     expect(t2!.audit).toEqual([]);

@@ -8,7 +8,8 @@
  * outputs: files and result entries; a report's findings: one about fonts, one
  * about images), so two things must hold: every reference element is matched
  * by some element of ours (the one closest to it is reported when none is),
- * and every element of ours has the fields all reference elements share. A
+ * and every element of ours has the fields all reference elements share (when
+ * the reference has several to tell them by). A
  * path under an array that is empty in ours cannot be compared; it is returned
  * as `unproven` for the caller to judge (a test keeps the list it accepts, with
  * why).
@@ -79,7 +80,8 @@ function diff(ref: unknown, mine: unknown, path: string, key: string, options: S
       problems.push(...best.problems);
       unproven.push(...best.unproven);
     }
-    const shared = sharedFields(refItems);
+    // With one reference element, which of its fields every element has cannot be told.
+    const shared = refItems.length > 1 ? sharedFields(refItems) : undefined;
     if (shared !== undefined) for (const m of myItems) problems.push(...diff(shared, m, at, key, options).problems);
     return { problems, unproven };
   }
@@ -93,11 +95,13 @@ function diff(ref: unknown, mine: unknown, path: string, key: string, options: S
   return { problems, unproven };
 }
 
-/** The fields every element has, with the first element's values; undefined unless all are objects. */
+/** The fields every element has, with their type; undefined unless all are objects. */
 function sharedFields(items: unknown[]): Record<string, unknown> | undefined {
   if (!items.every((i) => jsonType(i) === 'object')) return undefined;
   const [first, ...rest] = items as Record<string, unknown>[];
-  return Object.fromEntries(Object.entries(first!).filter(([k, v]) => rest.every((r) => k in r && jsonType(r[k]) === jsonType(v))));
+  // Only presence and type are shared: what is inside (a step's outputs) differs from element to element.
+  const bare = (v: unknown): unknown => (Array.isArray(v) ? [] : jsonType(v) === 'object' ? {} : v);
+  return Object.fromEntries(Object.entries(first!).filter(([k, v]) => rest.every((r) => k in r && jsonType(r[k]) === jsonType(v))).map(([k, v]) => [k, bare(v)]));
 }
 
 /** Every field path of a value, as compareShape names them. */

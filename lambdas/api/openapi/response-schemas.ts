@@ -42,6 +42,25 @@ export const previewsOutputsResponse = z.looseObject({
   ),
 });
 
+export const validateOutputsResponse = z.looseObject({
+  kind: z.literal('validate'),
+  profile: z.array(z.string()).meta({ description: 'The profile codes asked for.' }),
+  result: z.looseObject({
+    results: z.array(
+      z.looseObject({
+        profile: z.string().meta({ description: 'The code asked for and the one matched, as `auto:1b`.' }),
+        profileName: z.string().nullable(),
+        compliant: z.boolean(),
+        passedChecks: z.number().int(),
+        failedChecks: z.number().int(),
+        passedRules: z.number().int(),
+        failedRules: z.number().int(),
+        failedRuleDetails: z.array(z.looseObject({})),
+      }),
+    ),
+  }),
+});
+
 export const auditEntryResponse = z.looseObject({
   at: timestamp,
   event: z.string().meta({ description: 'source.received, source.fetched, type.detected, step.started, step.finished, step.skipped, step.failed, step.retried, task.failed, task.finished …' }),
@@ -65,8 +84,11 @@ export const stepResponse = z.looseObject({
   duration: z.number().nullable().meta({ description: 'Milliseconds.' }),
   inStream: z.null().meta({ description: 'A field of the original service that means nothing here: always null.' }),
   outputs: z
-    .array(z.union([artifactResponse, previewsOutputsResponse]))
-    .meta({ description: 'The files the step wrote; a finished previews step adds one `{ kind: "previews", … }` entry.' }),
+    .array(z.union([artifactResponse, previewsOutputsResponse, validateOutputsResponse]))
+    .meta({
+      description:
+        'The files the step wrote. A finished previews step adds a `{ kind: "previews", … }` entry, a validate step a `{ kind: "validate", … }` entry, and a preflight report file carries `body.summary`.',
+    }),
 });
 
 export const taskResponse = z.looseObject({

@@ -8,9 +8,9 @@
 import { isTerminal, type AuditEntry, type JobGraph, type JobRecord, type StepRecord, type TaskRecord } from '../model';
 import { jobSummary, type JobSummary } from '../outcomes';
 import { presentArtifact, presentArtifacts, type PresentDeps, type PresentedArtifact } from './artifacts';
-import { previewsOutputsEntry, type PreviewsOutputsEntry } from './previews-outputs';
 import { buildResults, type JobResults } from './results';
-import { loadStepResultOrNull } from './step-result';
+import { stepResultLoader, type StepResultLoader } from './step-result';
+import { outputsNeedResult, stepOutputs, type StepOutputsEntry, type WithReportBody } from './step-outputs';
 
 export interface PresentedStep {
   id: string;
@@ -25,8 +25,8 @@ export interface PresentedStep {
   duration: number | null;
   /** The original service's stream flag; means nothing here (docs/api.md §11 rule 1). */
   inStream: null;
-  /** The step's files; a finished previews step adds its previews entry (previews-outputs.ts). */
-  outputs: (PresentedArtifact | PreviewsOutputsEntry)[];
+  /** The step's files, with what its result adds for the existing clients (step-outputs.ts). */
+  outputs: (WithReportBody<PresentedArtifact> | StepOutputsEntry)[];
 }
 
 export interface PresentedTask {
@@ -99,10 +99,9 @@ export function stepsOfTask(graph: JobGraph, taskId: string): StepRecord[] {
   return graph.steps.filter((s) => s.taskId === taskId).sort((a, b) => a.index - b.index);
 }
 
-async function presentStep(step: StepRecord, deps: PresentDeps): Promise<PresentedStep> {
-  const files = await presentArtifacts(step.outputs ?? [], deps);
-  const outputs: PresentedStep['outputs'] = files;
-  if (step.type === 'previews' && step.status === 'done') outputs.push(previewsOutputsEntry(files, await loadStepResultOrNull(step, deps.blobs)));
+async function presentStep(step: StepRecord, deps: PresentDeps, results: StepResultLoader): Promise<PresentedStep> {
+  const [files, result] = await Promise.all([presentArtifacts(step.outputs ?? [], deps), outputsNeedResult(step) ? results(step) : Promise.resolve(null)]);
+  const outputs = stepOutputs(step, files, result);
   return {
     id: step.id,
     type: step.type,
@@ -119,13 +118,13 @@ async function presentStep(step: StepRecord, deps: PresentDeps): Promise<Present
   };
 }
 
-async function presentTask(graph: JobGraph, task: TaskRecord, deps: PresentDeps, lean: boolean): Promise<PresentedTask> {
+async function presentTask(graph: JobGraph, task: TaskRecord, deps: PresentDeps, lean: boolean, results: StepResultLoader): Promise<PresentedTask> {
   const steps = stepsOfTask(graph, task.id);
   const [originalArtifact, currentArtifact, outputArtifacts, presentedSteps] = await Promise.all([
     task.originalArtifact ? presentArtifact(task.originalArtifact, deps) : Promise.resolve(null),
     task.currentFile ? presentArtifact(task.currentFile, deps) : Promise.resolve(null),
     presentArtifacts(steps.flatMap((s) => s.outputs ?? []), deps),
-    lean ? Promise.resolve(undefined) : Promise.all(steps.map((s) => presentStep(s, deps))),
+    lean ? Promise.resolve(undefined) : Promise.all(steps.map((s) => presentStep(s, deps, results))),
   ]);
   const out: PresentedTask = {
     id: task.id,
@@ -168,10 +167,12 @@ export async function presentJob(graph: JobGraph, deps: PresentDeps, options: Pr
     const file = finalFileOf(t);
     return file ? [{ taskId: t.id, file }] : [];
   });
-  const [tasks, deliverables, results] = await Promise.all([
-    Promise.all(graph.tasks.map((t) => presentTask(graph, t, deps, lean))),
+  // Each step's result is read once, for its outputs and for `results` alike.
+  const results = stepResultLoader(deps.blobs);
+  const [tasks, deliverables, jobResults] = await Promise.all([
+    Promise.all(graph.tasks.map((t) => presentTask(graph, t, deps, lean, results))),
     Promise.all(finished.map(async ({ taskId, file }): Promise<Deliverable> => ({ taskId, ...(await presentArtifact(file, deps)) }))),
-    terminal && !lean ? buildResults(graph.steps, graph.tasks, deps.blobs) : Promise.resolve(undefined),
+    terminal && !lean ? buildResults(graph.steps, graph.tasks, results) : Promise.resolve(undefined),
   ]);
   const out: PresentedJob = {
     id: job.id,
@@ -201,7 +202,7 @@ export async function presentJob(graph: JobGraph, deps: PresentDeps, options: Pr
   if (job.review) out.review = job.review;
   if (terminal && !lean) {
     out.summary = jobSummary(job, graph.tasks);
-    out.results = results;
+    out.results = jobResults;
   }
   return out;
 }

@@ -9,8 +9,7 @@
  */
 import { STEP_CATALOGUE, type StepType } from '../../../step-definitions/catalogue';
 import type { StepRecord, TaskRecord } from '../model';
-import type { BlobStore } from '../ports';
-import { loadStepResultOrNull } from './step-result';
+import type { StepResultLoader } from './step-result';
 
 type Presenter = (typeof STEP_CATALOGUE)[StepType]['results'];
 
@@ -48,9 +47,9 @@ function ran(step: StepRecord): boolean {
   return step.status === 'done' || (step.status === 'error' && step.started !== null);
 }
 
-export async function buildResults(steps: StepRecord[], tasks: readonly TaskRecord[], blobs: BlobStore): Promise<JobResults> {
+export async function buildResults(steps: StepRecord[], tasks: readonly TaskRecord[], load: StepResultLoader): Promise<JobResults> {
   const counted = steps.filter(ran);
-  const loaded = await Promise.all(counted.map((step) => loadStepResultOrNull(step, blobs)));
+  const loaded = await Promise.all(counted.map((step) => (step.status === 'done' ? load(step) : Promise.resolve(null))));
   const taskById = new Map(tasks.map((t) => [t.id, t]));
   const results: Record<string, unknown[]> = {};
   counted.forEach((step, i) => {

@@ -24,3 +24,15 @@ export async function loadStepResultOrNull(step: StepRecord, blobs: BlobStore): 
     return null;
   }
 }
+
+/** Reads a step's result at most once per presentation (the outputs and `results` both need it). */
+export type StepResultLoader = (step: StepRecord) => Promise<unknown | null>;
+
+export function stepResultLoader(blobs: BlobStore): StepResultLoader {
+  const seen = new Map<string, Promise<unknown | null>>();
+  return (step) => {
+    let loading = seen.get(step.id);
+    if (!loading) seen.set(step.id, (loading = loadStepResultOrNull(step, blobs)));
+    return loading;
+  };
+}

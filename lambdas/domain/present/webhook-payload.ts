@@ -9,7 +9,7 @@ import type { JobGraph, StepRecord, TaskRecord } from '../model';
 import { jobSummary, sourceRefOf, type JobSummary } from '../outcomes';
 import { plainArtifact, type PlainArtifact } from './artifacts';
 import { stepsOfTask } from './job';
-import { previewsOutputsEntry, type PreviewsOutputsEntry } from './previews-outputs';
+import { stepOutputs, type StepOutputsEntry, type WithReportBody } from './step-outputs';
 
 export const WEBHOOK_EVENT_TYPE = 'job.completed';
 
@@ -19,8 +19,8 @@ export interface WebhookStep {
   status: StepRecord['status'];
   outcome: StepRecord['outcome'];
   reason: string | null;
-  /** The step's files; a finished previews step adds its previews entry, without URLs. */
-  outputs: (PlainArtifact | PreviewsOutputsEntry)[];
+  /** The step's files, with what its result adds, without URLs (step-outputs.ts). */
+  outputs: (WithReportBody<PlainArtifact> | StepOutputsEntry)[];
   ended: string | null;
 }
 
@@ -62,7 +62,7 @@ function webhookTask(graph: JobGraph, task: TaskRecord): WebhookTask {
       status: s.status,
       outcome: s.outcome,
       reason: s.reason,
-      outputs: stepOutputs(s),
+      outputs: webhookStepOutputs(s),
       ended: s.ended,
     })),
   };
@@ -81,13 +81,11 @@ function bucketAndKey(ref: ReturnType<typeof sourceRefOf>): WebhookTask['sourceR
 }
 
 /**
- * A step's files as plain artifacts; a finished previews step adds its entry.
- * The payload is built from the records alone: the entry's `total` comes from
- * a result kept inline on the step (a previews result always is, unless a
- * selection failed on hundreds of pages), else it is null.
+ * A step's files as plain artifacts, with what its result adds (step-outputs.ts).
+ * The payload is built from the records alone: only a result kept inline on the
+ * step is read (a previews or validate result always is; a preflight report,
+ * being large, usually is not, so its file goes without the inline counts).
  */
-function stepOutputs(step: StepRecord): WebhookStep['outputs'] {
-  const files: WebhookStep['outputs'] = (step.outputs ?? []).map(plainArtifact);
-  if (step.type === 'previews' && step.status === 'done') files.push(previewsOutputsEntry(step.outputs ?? [], step.result ?? null));
-  return files;
+function webhookStepOutputs(step: StepRecord): WebhookStep['outputs'] {
+  return stepOutputs(step, (step.outputs ?? []).map(plainArtifact), step.result ?? null);
 }

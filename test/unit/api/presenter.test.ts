@@ -256,6 +256,8 @@ describe('presentJob on a terminal job', () => {
       ],
     });
     expect(entry.pages[0]!.url).toContain('X-Amz-Expires=3600');
+    // A preflight's report file carries the report's counts (step-outputs.ts).
+    expect(job.tasks[0]!.steps![0]!.outputs.find((o) => 'role' in o && o.role === 'preflight-report')).toMatchObject({ body: { summary: preflightReport.summary } });
     // Other steps have no such entry.
     expect(job.tasks[0]!.steps![0]!.outputs.some((o) => 'kind' in o && o.kind === 'previews')).toBe(false);
   });

@@ -32,6 +32,7 @@ export type ArtifactKind = 'file' | 'report' | 'image';
 export type ArtifactRole =
   | 'source'
   | 'fixed'
+  | 'optimized'
   | 'preflight-report'
   | 'validation-report'
   | 'preview'
@@ -91,7 +92,7 @@ export interface Review {
 }
 
 /** Which endpoint created the job; kept for the audit trail and for OpenAPI examples. */
-export type JobEndpoint = 'jobs' | 'preflight' | 'fix' | 'validate' | 'previews';
+export type JobEndpoint = 'jobs' | 'preflight' | 'fix' | 'validate' | 'previews' | 'optimize';
 
 export interface JobRecord {
   id: string;

@@ -14,7 +14,7 @@ const outcome = z.enum(OUTCOMES).nullable().meta({ description: 'null until term
 
 export const artifactResponse = z.looseObject({
   kind: z.enum(['file', 'report', 'image']),
-  role: z.enum(['source', 'fixed', 'preflight-report', 'validation-report', 'preview', 'proof', 'thumbnail']),
+  role: z.enum(['source', 'fixed', 'optimized', 'preflight-report', 'validation-report', 'preview', 'proof', 'thumbnail']),
   bucket: z.string(),
   key: z.string(),
   mimeType: z.string(),
@@ -138,6 +138,28 @@ export const jobResultsResponse = z
       )
       .optional(),
     previews: z.array(z.looseObject({ taskId: z.string(), pages: z.number().int() })).optional(),
+    optimize: z
+      .array(
+        z.looseObject({
+          taskId: z.string(),
+          status,
+          outcome,
+          output: z
+            .looseObject({
+              bucket: z.string(),
+              key: z.string(),
+              sizeBytes: z.number().int(),
+              sizeBytesBefore: z.number().int(),
+              downloadUrl: z.string().meta({ description: 'Presigned GET of the optimized file, valid for expiresIn seconds.' }),
+              expiresIn: z.number().int(),
+              appliedFixes: z.array(z.string()),
+              skippedFixes: z.array(z.looseObject({ id: z.string(), reason: z.string() })),
+            })
+            .nullable()
+            .meta({ description: 'The optimized file; null when the file did not get smaller (the original stays the deliverable) or the step failed.' }),
+        }),
+      )
+      .optional(),
   })
   .meta({ description: 'Keys only for step types that ran; one entry per step, in step order.' });
 

@@ -143,7 +143,7 @@ export async function presentJob(graph: JobGraph, deps: PresentDeps, options: Pr
   const [tasks, deliverables, results] = await Promise.all([
     Promise.all(graph.tasks.map((t) => presentTask(graph, t, deps, lean))),
     Promise.all(finished.map(async ({ taskId, file }): Promise<Deliverable> => ({ taskId, ...(await presentArtifact(file, deps)) }))),
-    terminal && !lean ? buildResults(graph.steps, graph.tasks, deps.blobs) : Promise.resolve(undefined),
+    terminal && !lean ? buildResults(graph.steps, graph.tasks, deps) : Promise.resolve(undefined),
   ]);
   const out: PresentedJob = {
     id: job.id,

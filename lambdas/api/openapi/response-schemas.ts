@@ -286,6 +286,23 @@ export const profilesResponse = z.looseObject({
       appearance: z.enum(['none', 'intended']),
     }),
   ),
+  optimize: z
+    .looseObject({
+      accepts: z.array(z.enum(FILE_TYPES)),
+      options: z.array(
+        z.looseObject({
+          name: z.string().meta({ description: 'The option\'s path in the optimize step\'s params, such as `pdf.maxImagePpi`.' }),
+          type: z.enum(['number', 'boolean', 'string']),
+          default: z.union([z.number(), z.boolean(), z.string()]).nullable(),
+          values: z.array(z.string()).optional(),
+          min: z.number().optional(),
+          max: z.number().optional(),
+          description: z.string(),
+        }),
+      ),
+      fixIds: z.array(z.string()).meta({ description: 'The ids results.optimize[].output names in appliedFixes and skippedFixes.' }),
+    })
+    .meta({ description: 'The optimize step\'s options (POST /jobs/optimize `params`) with their defaults.' }),
   steps: z.array(
     z.looseObject({
       type: z.enum(STEP_TYPES),

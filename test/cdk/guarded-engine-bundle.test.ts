@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,12 +9,13 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { ProoflineNodejsFunction, workerFunctionProps } from '../../lib/constructs/proofline-nodejs-function';
 import { WORKERS } from '../../step-definitions/workers';
 import { buildPdf } from '../support/pdf-fixtures';
+import { addPage, busyContent, save, stream, withFont } from '../unit/engine/optimize/fixtures';
 import { manyPages } from '../unit/engine/guard/hostile-pdfs';
 import { assetDirOf, hostRunnable } from './support/bundle-files';
 import { CDK_CONTEXT, TEST_ENV } from './support/synth';
 
 /**
- * The preflight and validate functions bundled exactly as the stack bundles
+ * The preflight, validate and optimize functions bundled exactly as the stack bundles
  * them (their WorkerSpecs through ProoflineNodejsFunction: one index.mjs, sharp beside
  * it), then run from a copy outside the repository. Both engines run in a
  * guarded thread, and in a bundle that thread must start from the bundle
@@ -25,6 +26,7 @@ let scratch: string;
 let bundle: string;
 let validateBundle: string;
 let previewsBundle: string;
+let optimizeBundle: string;
 
 beforeAll(() => {
   outdir = mkdtempSync(join(tmpdir(), 'proofline-guarded-bundle-'));
@@ -34,11 +36,13 @@ beforeAll(() => {
   const fn = new ProoflineNodejsFunction(stack, 'Preflight', workerFunctionProps(WORKERS.preflight));
   const validateFn = new ProoflineNodejsFunction(stack, 'Validate', workerFunctionProps(WORKERS.validate));
   const previewsFn = new ProoflineNodejsFunction(stack, 'Previews', workerFunctionProps(WORKERS.previews));
+  const optimizeFn = new ProoflineNodejsFunction(stack, 'Optimize', workerFunctionProps(WORKERS.optimize));
   const template = Template.fromStack(stack);
   app.synth();
   bundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(fn.node.defaultChild as never)), join(scratch, 'bundle'));
   validateBundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(validateFn.node.defaultChild as never)), join(scratch, 'validate-bundle'));
   previewsBundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(previewsFn.node.defaultChild as never)), join(scratch, 'previews-bundle'));
+  optimizeBundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(optimizeFn.node.defaultChild as never)), join(scratch, 'optimize-bundle'));
 });
 
 afterAll(() => {
@@ -134,6 +138,55 @@ describe('the validate Lambda bundle', () => {
       message: expect.stringMatching(/^Validation stopped after 0\.001 s: the file is too complex to validate within the time limit\./),
     });
     expect(JSON.parse(readFileSync(join(workDir, 'validation-report.json'), 'utf8')).profiles).toHaveLength(2);
+  });
+});
+
+/** The optimize worker from its bundle: a smaller file from a bloated one, and a budget of 1 ms on a 100,000-page file. */
+const OPTIMIZE_SCRIPT = `
+const [indexUrl, inputPath, workDir, slowPath] = process.argv.slice(1);
+const { optimizeWorker } = await import(indexUrl);
+const config = { optimizeTimeoutSeconds: 60, engineMaxHeapMb: 512, engineMaxStreamMb: 256, engineMaxDecodedMb: 4096 };
+const step = { id: 'step_1', type: 'optimize', params: {} };
+// The step's input file as step-input.ts gives one: downloaded (here: already on disk), or read in ranges.
+const fileInput = async (path) => { const { readFile, stat } = await import('node:fs/promises'); const { size } = await stat(path); return { size, local: async () => path, read: async (offset, length) => (await readFile(path)).subarray(offset, offset + length) }; };
+// A step's time budget as step-runner.ts gives one (lambdas/steps/step-budget.ts).
+const budget = (ms) => { const end = Date.now() + ms; return { totalMs: ms, workMs: ms, workDeadline: end, storeDeadline: end, now: Date.now, workLeftMs: () => Math.max(0, end - Date.now()), storeLeftMs: () => Math.max(0, end - Date.now()) }; };
+const work = async (timeoutSeconds, path = inputPath) => optimizeWorker.run({
+  services: { config: { ...config, optimizeTimeoutSeconds: timeoutSeconds } },
+  graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
+  task: { id: 'task_1', name: 'flyer.pdf' }, step, fileType: 'pdf',
+  inputFile: { kind: 'file', role: 'source', fileName: 'flyer.pdf', mimeType: 'application/pdf' },
+  input: await fileInput(path), workDir, budget: budget(300_000),
+});
+const done = await work(60);
+const stopped = await work(0.001, slowPath).then(() => null, (e) => ({ name: e.name, message: e.message }));
+console.log(JSON.stringify({ outcome: done.outcome, result: done.result, outputs: done.outputs.map((o) => ({ role: o.artifact.role, path: o.path })), stopped }));
+`;
+
+describe('the optimize Lambda bundle', () => {
+  it('optimizes in a guarded thread started from the bundle, and stops it at its budget', async () => {
+    const inputPath = join(scratch, 'optimize-flyer.pdf');
+    // Uncompressed page content: recompressing it makes the file smaller.
+    const { doc, font } = await withFont();
+    addPage(doc, stream(doc, busyContent(), null), font);
+    writeFileSync(inputPath, await save(doc));
+    const slowPath = join(scratch, 'optimize-many-pages.pdf');
+    writeFileSync(slowPath, manyPages(100_000));
+    const workDir = join(scratch, 'optimize-work');
+    mkdirSync(workDir);
+    const out = execFileSync(
+      process.execPath,
+      ['--enable-source-maps', '--input-type=module', '-e', OPTIMIZE_SCRIPT, pathToFileURL(join(optimizeBundle, 'index.mjs')).href, inputPath, workDir, slowPath],
+      { cwd: optimizeBundle, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1' } },
+    );
+    const result = JSON.parse(out.trim().split('\n').pop()!);
+    expect(result).toMatchObject({ outcome: 'fixed', result: { changed: true }, outputs: [{ role: 'optimized' }] });
+    expect(statSync(result.outputs[0].path).size).toBe(result.result.sizeBytes);
+    expect(result.result.sizeBytes).toBeLessThan(result.result.sizeBytesBefore);
+    expect(result.stopped).toEqual({
+      name: 'UnprocessableFileError',
+      message: expect.stringMatching(/^Optimizing stopped after 0\.001 s: the file is too complex to optimize within the time limit\./),
+    });
   });
 });
 

@@ -39,6 +39,14 @@ export type ArtifactRole =
   | 'proof'
   | 'thumbnail';
 
+/**
+ * The roles of a step output that is the task's file from then on: later steps
+ * work on it and it is the task's deliverable (autofix's fixed file,
+ * optimize's optimized file).
+ */
+export const TASK_FILE_ROLES: readonly ArtifactRole[] = ['fixed', 'optimized'];
+export const replacesTaskFile = (a: Pick<StoredArtifact, 'role'>): boolean => TASK_FILE_ROLES.includes(a.role);
+
 /** A stored file. The API adds `downloadUrl` and `expiresIn` when it presents one. */
 export interface StoredArtifact {
   kind: ArtifactKind;

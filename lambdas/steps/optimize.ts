@@ -55,7 +55,6 @@ export const optimizeWorker: StepWorker = {
               path: outPath,
               keyName: fileName,
               artifact: { kind: 'file', role: 'optimized', mimeType: inputFile.mimeType, fileName },
-              becomesCurrentFile: true,
             },
           ]
         : [],

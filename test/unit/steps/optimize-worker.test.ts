@@ -8,6 +8,7 @@ import type { OptimizeStepResult } from '../../../lambdas/domain/step-results';
 import { buildPdf } from '../../support/pdf-fixtures';
 import { addPage, busyContent, save, stream, withFont } from '../engine/optimize/fixtures';
 import { createTestJob, reload, stepEvent, taskView } from './support/job-fixture';
+import { fileAfterSteps, inputFileOf } from '../../../lambdas/steps/task-graph';
 
 const t = useWorkerServices();
 
@@ -58,6 +59,15 @@ describe('the optimize worker', () => {
     // What was applied, every default filled in.
     expect(step.runtimeParams).toMatchObject({ pdf: { preset: 'print', maxImagePpi: 300, objectStreams: false, recompress: true } });
     expect(audit.at(-1)!.message).toMatch(/smaller, from \d+ to \d+ bytes/);
+  });
+
+  it('hands the optimized file to the steps after it, and to the finaliser, which derive the task\'s file from the steps that finished', async () => {
+    const graph = await createTestJob(t.services, { tasks: [{ bytes: await bloatedPdf(), ingested: pdf, steps: [{ type: 'optimize' }, { type: 'previews' }] }] });
+    await optimize(stepEvent(graph, 0, 0));
+    const after = await reload(t.services, graph.job.id);
+    const { task, steps } = taskView(after, 0);
+    expect(inputFileOf(after, task, steps[1]!)).toEqual(steps[0]!.outputs[0]);
+    expect(fileAfterSteps(task, steps)).toMatchObject({ role: 'optimized' });
   });
 
   it('presents results.optimize[] with the output, its presigned download and the fixes, and delivers the optimized file', async () => {

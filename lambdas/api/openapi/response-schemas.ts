@@ -221,7 +221,7 @@ export const jobRunsResponse = z.looseObject({
       proofs: z.array(z.looseObject({ url: z.string(), page: z.number().int().nullable() })).meta({
         description: 'Preview images in page order, or the proof images of preflight when no previews were made.',
       }),
-      downloadUrl: z.string().nullable().meta({ description: 'The final file: fixed by autofix, else the original.' }),
+      downloadUrl: z.string().nullable().meta({ description: 'The final file: fixed by autofix or made smaller by optimize, else the original.' }),
       reportUrl: z.string().nullable().meta({ description: 'The report of the last check step that finished.' }),
     }),
   ),

@@ -125,7 +125,7 @@ async function presentTask(graph: JobGraph, task: TaskRecord, deps: PresentDeps,
   return out;
 }
 
-/** A task's final file, when it finished: the fixed file when autofix changed it, else the original. */
+/** A task's final file, when it finished: the fixed or optimized file when a step replaced it (TASK_FILE_ROLES), else the original. */
 export function finalFileOf(task: TaskRecord): TaskRecord['currentFile'] {
   return task.status === 'done' ? task.currentFile : null;
 }

@@ -42,22 +42,19 @@ describe('the optimize worker', () => {
     const graph = await createTestJob(t.services, { tasks: [{ bytes, ingested: pdf, steps: [{ type: 'optimize', params: { pdf: { objectStreams: false } } }] }] });
     await expect(optimize(stepEvent(graph, 0, 0))).resolves.toMatchObject({ status: 'done', outcome: 'fixed' });
 
-    const { task, steps, audit } = taskView(await reload(t.services, graph.job.id), 0);
-    const step = steps[0]!;
-    const optimized = step.outputs[0]!;
-    expect(step.outputs).toHaveLength(1);
-    expect(optimized).toMatchObject({ kind: 'file', role: 'optimized', mimeType: 'application/pdf', fileName: 'card-optimized.pdf' });
-    expect(task.currentFile).toEqual(optimized);
-    expect(task.originalArtifact!.role).toBe('source');
+    const { task, steps: [step], audit } = taskView(await reload(t.services, graph.job.id), 0);
+    expect(step!.outputs).toEqual([expect.objectContaining({ kind: 'file', role: 'optimized', mimeType: 'application/pdf', fileName: 'card-optimized.pdf' })]);
+    const optimized = step!.outputs[0]!;
+    expect([task.currentFile, task.originalArtifact!.role]).toEqual([optimized, 'source']);
 
-    const result = step.result as OptimizeStepResult;
+    const result = step!.result as OptimizeStepResult;
     expect(result).toMatchObject({ changed: true, sizeBytesBefore: bytes.length, sizeBytes: optimized.sizeBytes, appliedFixes: expect.arrayContaining(['streams.recompress']) });
     expect(result.appliedFixes).not.toContain('file.object-streams');
     expect(optimized.sizeBytes).toBeLessThan(bytes.length);
     expect(optimized.sizeBytes).toBe((await t.services.blobs.head(optimized.key))!.sizeBytes);
     await expect(openPdfBytes(await t.services.blobs.getBytes(optimized.key))).resolves.toBeDefined();
     // What was applied, every default filled in.
-    expect(step.runtimeParams).toMatchObject({ pdf: { preset: 'print', maxImagePpi: 300, objectStreams: false, recompress: true } });
+    expect(step!.runtimeParams).toMatchObject({ pdf: { preset: 'print', maxImagePpi: 300, objectStreams: false, recompress: true } });
     expect(audit.at(-1)!.message).toMatch(/smaller, from \d+ to \d+ bytes/);
   });
 

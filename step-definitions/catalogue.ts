@@ -15,13 +15,18 @@ import type { FileType, Outcome, Status } from '../lambdas/domain/vocabulary';
 import type {
   AutofixResultEntry,
   AutofixStepResult,
+  DownloadLink,
+  OptimizeResultEntry,
+  OptimizeStepResult,
   PreflightResultEntry,
   PreflightStepResult,
   PreviewsResultEntry,
   PreviewsStepResult,
+  ResultFile,
   ValidateResultEntry,
   ValidateStepResult,
 } from '../lambdas/domain/step-results';
+import { OPTIMIZE_DEFAULTS, optimizeParams } from '../lambdas/engine/optimize/params';
 import { worker, type WorkerSpec } from './worker-spec';
 
 export const VALIDATE_PROFILE_CODES = ['auto', '1a', '1b', '2a', '2b', '2u', '3a', '3b', '3u', '4', '4e', '4f', 'ua1', 'ua2'] as const;
@@ -63,6 +68,13 @@ export interface PresentedStep {
   type: string;
   status: Status;
   outcome: Outcome | null;
+  /** The files the step stored. */
+  outputs: readonly ResultFile[];
+}
+
+/** What a presenter may ask of the response it is part of: a presigned download of a stored file (read responses only). */
+export interface ResultLinks {
+  link(file: ResultFile): Promise<DownloadLink>;
 }
 
 /**
@@ -72,7 +84,7 @@ export interface PresentedStep {
  */
 export interface ResultPresenter<Key extends string = string, Entry = unknown> {
   key: Key;
-  entry(step: PresentedStep, result: unknown): Entry;
+  entry(step: PresentedStep, result: unknown, links: ResultLinks): Entry | Promise<Entry>;
 }
 
 export interface StepTypeSpec {
@@ -97,6 +109,8 @@ const preflightWorker = worker({ id: 'preflight', key: 'Preflight', stateNames: 
 const autofixWorker = worker({ id: 'autofix', key: 'Autofix', stateNames: ['Autofix'], entry: 'lambdas/steps/autofix.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp'], writesFiles: true, threaded: true });
 const validateWorker = worker({ id: 'validate', key: 'Validate', stateNames: ['Validate'], entry: 'lambdas/steps/validate.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, writesFiles: true, threaded: true });
 // Three states invoke it: the step itself, which plans batches for many pages, each batch, and the finish.
+// Downsamples images (sharp) and rewrites PDFs or raster files; sized like autofix.
+const optimizeWorker = worker({ id: 'optimize', key: 'Optimize', stateNames: ['Optimize'], entry: 'lambdas/steps/optimize.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp'], writesFiles: true, threaded: true });
 const previewsWorker = worker({ id: 'previews', key: 'Previews', stateNames: ['Previews', 'RenderPreviewBatch', 'FinishPreviews'], entry: 'lambdas/steps/previews.ts', memoryMb: 3008, timeoutSeconds: 900, ephemeralStorageMb: 2048, nativeModules: ['sharp', '@napi-rs/canvas'], assets: ['pdfjs', 'pdfium'], writesFiles: true, threaded: true });
 
 const preflightResults: ResultPresenter<'preflight', PreflightResultEntry> = {
@@ -173,6 +187,33 @@ export const STEP_CATALOGUE = catalogue({
       entry: (step, result): PreviewsResultEntry => {
         const r = result as PreviewsStepResult | null;
         return { taskId: step.taskId, pages: typeof r?.pages === 'number' ? r.pages : 0 };
+      },
+    },
+  },
+  optimize: {
+    accepts: ['pdf', 'raster'],
+    worker: optimizeWorker,
+    check: false,
+    params: optimizeParams,
+    defaults: OPTIMIZE_DEFAULTS,
+    description: 'Makes the file smaller without a visible change (params.pdf, params.raster; GET /profiles lists the options under optimize). Outcome fixed when it got smaller, else unchanged.',
+    results: {
+      key: 'optimize',
+      entry: async (step, result, links): Promise<OptimizeResultEntry> => {
+        const r = result as OptimizeStepResult | null;
+        const file = step.outputs.find((o) => o.role === 'optimized');
+        if (!r?.changed || !file) return { output: null };
+        return {
+          output: {
+            bucket: file.bucket,
+            key: file.key,
+            sizeBytes: file.sizeBytes,
+            sizeBytesBefore: r.sizeBytesBefore,
+            ...(await links.link(file)),
+            appliedFixes: r.appliedFixes,
+            skippedFixes: r.skippedFixes,
+          },
+        };
       },
     },
   },

@@ -38,6 +38,7 @@ export const ROUTES: readonly RouteSpec[] = [
   route('POST', '/jobs/fix', 'create-fix-job', jobCreating),
   route('POST', '/jobs/validate', 'create-validate-job', jobCreating),
   route('POST', '/jobs/previews', 'create-previews-job', jobCreating),
+  route('POST', '/jobs/optimize', 'create-optimize-job', jobCreating),
   route('GET', '/jobs', 'list-jobs'),
   route('GET', '/jobs/{id}', 'get-job'),
   route('DELETE', '/jobs/{id}', 'delete-job', { timeoutSeconds: 60 }),

@@ -32,11 +32,20 @@ export type ArtifactKind = 'file' | 'report' | 'image';
 export type ArtifactRole =
   | 'source'
   | 'fixed'
+  | 'optimized'
   | 'preflight-report'
   | 'validation-report'
   | 'preview'
   | 'proof'
   | 'thumbnail';
+
+/**
+ * The roles of a step output that is the task's file from then on: later steps
+ * work on it and it is the task's deliverable (autofix's fixed file,
+ * optimize's optimized file).
+ */
+export const TASK_FILE_ROLES: readonly ArtifactRole[] = ['fixed', 'optimized'];
+export const replacesTaskFile = (a: Pick<StoredArtifact, 'role'>): boolean => TASK_FILE_ROLES.includes(a.role);
 
 /** A stored file. The API adds `downloadUrl` and `expiresIn` when it presents one. */
 export interface StoredArtifact {
@@ -91,7 +100,7 @@ export interface Review {
 }
 
 /** Which endpoint created the job; kept for the audit trail and for OpenAPI examples. */
-export type JobEndpoint = 'jobs' | 'preflight' | 'fix' | 'validate' | 'previews';
+export type JobEndpoint = 'jobs' | 'preflight' | 'fix' | 'validate' | 'previews' | 'optimize';
 
 export interface JobRecord {
   id: string;

@@ -57,6 +57,17 @@ export interface AutofixStepResult {
   skipped: { fixId: string; reason: string }[];
 }
 
+/** optimize: what the engine reported (engine/optimize/types.ts OptimizeResult). */
+export interface OptimizeStepResult {
+  sizeBytesBefore: number;
+  /** The output's size when `changed`, else the input's. */
+  sizeBytes: number;
+  appliedFixes: string[];
+  skippedFixes: { id: string; reason: string }[];
+  /** A smaller file was written and stored as the step's `optimized` output. */
+  changed: boolean;
+}
+
 export interface PreviewsStepResult {
   /** How many page images were delivered (thumbnail not counted). */
   pages: number;
@@ -67,6 +78,21 @@ export interface PreviewsStepResult {
 }
 
 // ------------------------------------------------ entries of a job's `results`
+
+/** A file a step stored, as a results entry shows it (the fields of StoredArtifact it needs). */
+export interface ResultFile {
+  role: string;
+  bucket: string;
+  key: string;
+  sizeBytes: number;
+  fileName: string;
+}
+
+/** A presigned download of a stored file, as read responses carry it (docs/api.md §3). */
+export interface DownloadLink {
+  downloadUrl: string;
+  expiresIn: number;
+}
 
 export interface PreflightResultEntry {
   taskId: string;
@@ -95,4 +121,18 @@ export interface AutofixResultEntry {
 export interface PreviewsResultEntry {
   taskId: string;
   pages: number;
+}
+
+/** `results.optimize[]` (docs/api.md §11 rule 11): the optimized file, or null when none was kept. */
+export interface OptimizeResultEntry {
+  output: OptimizeOutput | null;
+}
+
+export interface OptimizeOutput extends DownloadLink {
+  bucket: string;
+  key: string;
+  sizeBytes: number;
+  sizeBytesBefore: number;
+  appliedFixes: string[];
+  skippedFixes: { id: string; reason: string }[];
 }

@@ -1,7 +1,7 @@
 /**
  * The profile catalogue: what the engines offer, as data — preflight profiles
- * with their checks and thresholds, validate profiles with their coverage, and
- * the fixes (fix-catalogue/). GET /profiles lists exactly this, and the engines read their settings from it,
+ * with their checks and thresholds, validate profiles with their coverage,
+ * the fixes (fix-catalogue/) and the optimize options (optimize/params.ts). GET /profiles lists exactly this, and the engines read their settings from it,
  * so the listing can never promise something the engines do not do.
  *
  * Kept free of engine imports: the API's profiles handler loads it without
@@ -74,3 +74,7 @@ export const VALIDATE_PROFILES: readonly ValidateProfileInfo[] = [
 
 /** The fix catalogue lives in fix-catalogue/ (one file per area). */
 export { FIXES, findFix, fixOrder, fixParams, fixParamsProblem, paramProblem, type FixInfo, type FixParamSpec } from './fix-catalogue';
+
+/** The optimize step's options with their defaults (import-free data, like the rest of this module). */
+export { OPTIMIZE_PARAMS, type OptimizeParamInfo } from './optimize/params';
+export { OPTIMIZE_FIX_IDS } from './optimize/types';

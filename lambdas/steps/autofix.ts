@@ -49,7 +49,6 @@ export const autofixWorker: StepWorker = {
               path: outPath,
               keyName: fileName,
               artifact: { kind: 'file', role: 'fixed', mimeType: inputFile.mimeType, fileName },
-              becomesCurrentFile: true,
             },
           ]
         : [],

@@ -10,6 +10,7 @@ import { VALIDATE_PROFILE_CODES, type ValidateProfileCode } from '../../step-def
 import { latestPrecedingDone } from './task-graph';
 import { loadStepResult } from '../domain/load-step-result';
 import type { PreflightReportLike } from '../domain/step-results';
+import { optimizeParams, type OptimizeParams } from '../engine/optimize/params';
 
 export const DEFAULT_PROFILE_ID = 'default';
 
@@ -58,4 +59,10 @@ export function validateProfiles(step: StepRecord): ValidateProfileCode[] {
   const raw = step.params?.profile;
   const list = (Array.isArray(raw) ? raw : [raw]).filter(isProfileCode);
   return list.length > 0 ? [...new Set(list)] : ['auto'];
+}
+
+/** `params` of an optimize step when they have the shape submission checked, else the defaults (`{}`). */
+export function optimizeParamsOf(step: StepRecord): OptimizeParams {
+  const parsed = optimizeParams.safeParse(step.params ?? {});
+  return parsed.success ? parsed.data : {};
 }

@@ -28,7 +28,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FileType, JobGraph, JobRecord, Outcome, StepRecord, StoredArtifact, TaskRecord } from '../domain/model';
-import { isTerminal } from '../domain/model';
+import { isTerminal, replacesTaskFile } from '../domain/model';
 import { UnprocessableFileError } from '../domain/errors';
 import { stepOutputKey } from '../domain/blob-keys';
 import { iso } from '../domain/ids';
@@ -78,9 +78,8 @@ export interface StepOutputFile {
   path: string;
   /** Its name under the step's key prefix: fixed per output, so a re-run overwrites. */
   keyName: string;
+  /** An output whose role is one of TASK_FILE_ROLES (domain/model.ts) is the task's file from now on. */
   artifact: Omit<StoredArtifact, 'bucket' | 'key' | 'sizeBytes'>;
-  /** This file is the task's file from now on (autofix's fixed file). */
-  becomesCurrentFile?: boolean;
   /**
    * An extra (a proof image): left out, and said so in the audit sentence,
    * when the time for storing outputs runs out, instead of failing the step.
@@ -298,7 +297,7 @@ export async function storeOutputs(s: Services, accountId: string, step: StepRec
     }
     const artifact: StoredArtifact = { ...output.artifact, bucket: s.blobs.bucket, key, sizeBytes: size };
     artifacts.push(artifact);
-    if (output.becomesCurrentFile) newCurrentFile = artifact;
+    if (replacesTaskFile(artifact)) newCurrentFile = artifact;
   }
   return { artifacts, newCurrentFile, ...(left.length > 0 ? { left: { outputs: left, withinMs } } : {}) };
 }

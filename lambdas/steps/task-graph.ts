@@ -1,12 +1,13 @@
 /**
  * Questions workers ask of a job graph: which steps a task has, which came before
  * a step, and which file a step works on. The file a step sees is derived from
- * the steps that finished before it (the latest `fixed` output, else the source)
+ * the steps that finished before it (the latest `fixed` or `optimized` output,
+ * else the source)
  * rather than read from task.currentFile alone, so a worker that died between
  * finishing autofix and updating the task cannot make a later step check the
  * unfixed file; task.currentFile is kept in step with the same rule.
  */
-import type { JobGraph, StepRecord, StepType, StoredArtifact, TaskRecord } from '../domain/model';
+import { replacesTaskFile, type JobGraph, type StepRecord, type StepType, type StoredArtifact, type TaskRecord } from '../domain/model';
 
 export function findTask(graph: JobGraph, taskId: string): TaskRecord | undefined {
   return graph.tasks.find((t) => t.id === taskId);
@@ -34,14 +35,14 @@ export function latestPrecedingDone(graph: JobGraph, step: StepRecord, types: re
     .at(-1);
 }
 
-const fixedOutput = (s: StepRecord): StoredArtifact | undefined =>
-  s.status === 'done' ? s.outputs.find((o) => o.role === 'fixed') : undefined;
+const taskFileOutput = (s: StepRecord): StoredArtifact | undefined =>
+  s.status === 'done' ? s.outputs.find(replacesTaskFile) : undefined;
 
-/** The file as the given steps left it: the last fixed file among them, else the source. */
+/** The file as the given steps left it: the last fixed or optimized file among them (TASK_FILE_ROLES), else the source. */
 export function fileAfterSteps(task: TaskRecord, steps: readonly StepRecord[]): StoredArtifact | null {
   for (let i = steps.length - 1; i >= 0; i--) {
-    const fixed = fixedOutput(steps[i]!);
-    if (fixed) return fixed;
+    const file = taskFileOutput(steps[i]!);
+    if (file) return file;
   }
   return task.originalArtifact ?? task.currentFile;
 }

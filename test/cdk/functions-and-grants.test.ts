@@ -72,6 +72,12 @@ describe('Lambda functions', () => {
     expect(fn.Properties.EphemeralStorage).toEqual({ Size: spec.ephemeralStorageMb });
   });
 
+  it('has the optimize worker: its own function from lambdas/steps/optimize.ts, sized like autofix', () => {
+    const fn = resource(template, functionIdByEntry(template, 'lambdas/steps/optimize.ts'));
+    expect(fn.Properties).toMatchObject({ MemorySize: WORKERS.autofix.memoryMb, Timeout: WORKERS.autofix.timeoutSeconds, EphemeralStorage: { Size: WORKERS.autofix.ephemeralStorageMb } });
+    expect(functionIdByEntry(template, 'lambdas/steps/optimize.ts')).not.toBe(functionIdByEntry(template, WORKERS.autofix.entry));
+  });
+
   it('tells the functions that read pdfjs data files where they are deployed', () => {
     for (const spec of Object.values(WORKERS)) {
       const env = envOf(spec.entry);
@@ -157,7 +163,7 @@ describe('IAM grants', () => {
     expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:'))).toEqual([]);
   });
 
-  const FILE_WRITERS: WorkerId[] = ['ingest', 'preflight', 'autofix', 'validate', 'previews'];
+  const FILE_WRITERS: WorkerId[] = ['ingest', 'preflight', 'autofix', 'validate', 'previews', 'optimize'];
   it.each(FILE_WRITERS)('let worker %s read and write the table and the bucket', (id) => {
     expectTableAccess(WORKERS[id].entry, true);
     expectBucketAccess(WORKERS[id].entry, 'readWrite');

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,12 +9,13 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { ProoflineNodejsFunction, workerFunctionProps } from '../../lib/constructs/proofline-nodejs-function';
 import { WORKERS } from '../../step-definitions/workers';
 import { buildPdf } from '../support/pdf-fixtures';
+import { addPage, busyContent, save, stream, withFont } from '../unit/engine/optimize/fixtures';
 import { manyPages } from '../unit/engine/guard/hostile-pdfs';
 import { assetDirOf, hostRunnable } from './support/bundle-files';
 import { CDK_CONTEXT, TEST_ENV } from './support/synth';
 
 /**
- * The preflight and validate functions bundled exactly as the stack bundles
+ * The preflight, validate and optimize functions bundled exactly as the stack bundles
  * them (their WorkerSpecs through ProoflineNodejsFunction: one index.mjs, sharp beside
  * it), then run from a copy outside the repository. Both engines run in a
  * guarded thread, and in a bundle that thread must start from the bundle
@@ -25,6 +26,7 @@ let scratch: string;
 let bundle: string;
 let validateBundle: string;
 let previewsBundle: string;
+let optimizeBundle: string;
 
 beforeAll(() => {
   outdir = mkdtempSync(join(tmpdir(), 'proofline-guarded-bundle-'));
@@ -34,16 +36,55 @@ beforeAll(() => {
   const fn = new ProoflineNodejsFunction(stack, 'Preflight', workerFunctionProps(WORKERS.preflight));
   const validateFn = new ProoflineNodejsFunction(stack, 'Validate', workerFunctionProps(WORKERS.validate));
   const previewsFn = new ProoflineNodejsFunction(stack, 'Previews', workerFunctionProps(WORKERS.previews));
+  const optimizeFn = new ProoflineNodejsFunction(stack, 'Optimize', workerFunctionProps(WORKERS.optimize));
   const template = Template.fromStack(stack);
   app.synth();
   bundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(fn.node.defaultChild as never)), join(scratch, 'bundle'));
   validateBundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(validateFn.node.defaultChild as never)), join(scratch, 'validate-bundle'));
   previewsBundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(previewsFn.node.defaultChild as never)), join(scratch, 'previews-bundle'));
+  optimizeBundle = hostRunnable(assetDirOf(outdir, template, stack.getLogicalId(optimizeFn.node.defaultChild as never)), join(scratch, 'optimize-bundle'));
 });
 
 afterAll(() => {
   for (const dir of [outdir, scratch]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * What every script below gives a worker's run() besides its step: the input
+ * file as step-input.ts gives one (downloaded, here: already on disk, or read
+ * in ranges), the stored file it is (step-runner.ts's inputFile), and a time
+ * budget as step-runner.ts gives one (lambdas/steps/step-budget.ts); runWorker
+ * calls a worker's run() with them. Each script defines workDir first.
+ */
+const STEP_HARNESS = `
+const fileInput = async (path) => { const { readFile, stat } = await import('node:fs/promises'); const { size } = await stat(path); return { size, local: async () => path, read: async (offset, length) => (await readFile(path)).subarray(offset, offset + length) }; };
+const inputFile = { kind: 'file', role: 'source', fileName: 'flyer.pdf', mimeType: 'application/pdf' };
+const budget = (ms) => { const end = Date.now() + ms; return { totalMs: ms, workMs: ms, workDeadline: end, storeDeadline: end, now: Date.now, workLeftMs: () => Math.max(0, end - Date.now()), storeLeftMs: () => Math.max(0, end - Date.now()) }; };
+const runWorker = async (worker, config, step, path, name = 'flyer.pdf') => worker.run({
+  services: { config }, graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
+  task: { id: 'task_1', name }, step, fileType: 'pdf', inputFile, input: await fileInput(path), workDir, budget: budget(300_000),
+});
+`;
+
+/**
+ * A script that calls a worker of a bundle (its export `worker`) twice: on the
+ * input file with a budget (config `timeoutKey`) of 60 s, and with 1 ms on
+ * the slow file; it prints `{ <report>, stopped }`, `stopped` being the second
+ * call's error.
+ */
+function guardedScript(worker: string, timeoutKey: string, step: Record<string, unknown>, report: string): string {
+  return `
+const [indexUrl, inputPath, workDir, slowPath] = process.argv.slice(1);
+const { ${worker} } = await import(indexUrl);
+const config = { ${timeoutKey}: 60, engineMaxHeapMb: 512, engineMaxStreamMb: 256, engineMaxDecodedMb: 4096 };
+const step = ${JSON.stringify(step)};
+${STEP_HARNESS}
+const work = (timeoutSeconds, path = inputPath) => runWorker(${worker}, { ...config, ${timeoutKey}: timeoutSeconds }, step, path);
+const done = await work(60);
+const stopped = await work(0.001, slowPath).then(() => null, (e) => ({ name: e.name, message: e.message }));
+console.log(JSON.stringify({ ${report}, stopped }));
+`;
+}
 
 /**
  * Calls the bundle's preflight worker twice: on a small file with the
@@ -52,39 +93,32 @@ afterAll(() => {
  * thread: the interpreter stops early at the guard's soft deadline and still
  * reports, so a small file would make the second call a race.)
  */
-const SCRIPT = `
-const [indexUrl, inputPath, workDir, slowPath] = process.argv.slice(1);
-const { preflightWorker } = await import(indexUrl);
-const config = { preflightTimeoutSeconds: 60, engineMaxHeapMb: 512, engineMaxStreamMb: 256, engineMaxDecodedMb: 4096 };
-const step = { id: 'step_1', type: 'preflight', params: {} };
-// The step's input file as step-input.ts gives one: downloaded (here: already on disk), or read in ranges.
-const fileInput = async (path) => { const { readFile, stat } = await import('node:fs/promises'); const { size } = await stat(path); return { size, local: async () => path, read: async (offset, length) => (await readFile(path)).subarray(offset, offset + length) }; };
-// A step's time budget as step-runner.ts gives one (lambdas/steps/step-budget.ts).
-const budget = (ms) => { const end = Date.now() + ms; return { totalMs: ms, workMs: ms, workDeadline: end, storeDeadline: end, now: Date.now, workLeftMs: () => Math.max(0, end - Date.now()), storeLeftMs: () => Math.max(0, end - Date.now()) }; };
-const work = async (timeoutSeconds, path = inputPath) => preflightWorker.run({
-  services: { config: { ...config, preflightTimeoutSeconds: timeoutSeconds } },
-  graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
-  task: { id: 'task_1', name: 'flyer.pdf' }, step, fileType: 'pdf', input: await fileInput(path), workDir, budget: budget(300_000),
-});
-const done = await work(60);
-const stopped = await work(0.001, slowPath).then(() => null, (e) => ({ name: e.name, message: e.message }));
-console.log(JSON.stringify({ outcome: done.outcome, pages: done.result.summary.pages, summary: done.summary, stopped }));
-`;
+const SCRIPT = guardedScript('preflightWorker', 'preflightTimeoutSeconds', { id: 'step_1', type: 'preflight', params: {} }, 'outcome: done.outcome, pages: done.result.summary.pages, summary: done.summary');
+
+/**
+ * Runs one of the scripts above from a bundle's copy, on `input` and on a
+ * 100,000-page file (`slowPath`), in a work directory of its own (names start
+ * with `prefix`); its last line of output, parsed.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function runGuardedScript(script: string, dir: string, prefix: string, input: Uint8Array): { result: any; workDir: string } {
+  const inputPath = join(scratch, `${prefix}flyer.pdf`);
+  writeFileSync(inputPath, input);
+  const slowPath = join(scratch, `${prefix}many-pages.pdf`);
+  writeFileSync(slowPath, manyPages(100_000));
+  const workDir = join(scratch, `${prefix}work`);
+  mkdirSync(workDir);
+  const out = execFileSync(
+    process.execPath,
+    ['--enable-source-maps', '--input-type=module', '-e', script, pathToFileURL(join(dir, 'index.mjs')).href, inputPath, workDir, slowPath],
+    { cwd: dir, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1' } },
+  );
+  return { result: JSON.parse(out.trim().split('\n').pop()!), workDir };
+}
 
 describe('the preflight Lambda bundle', () => {
   it('runs preflight in a guarded thread started from the bundle, and stops it at its budget', async () => {
-    const inputPath = join(scratch, 'flyer.pdf');
-    writeFileSync(inputPath, await buildPdf({ pages: 2 }));
-    const slowPath = join(scratch, 'many-pages.pdf');
-    writeFileSync(slowPath, manyPages(100_000));
-    const workDir = join(scratch, 'work');
-    mkdirSync(workDir);
-    const out = execFileSync(
-      process.execPath,
-      ['--enable-source-maps', '--input-type=module', '-e', SCRIPT, pathToFileURL(join(bundle, 'index.mjs')).href, inputPath, workDir, slowPath],
-      { cwd: bundle, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1' } },
-    );
-    const result = JSON.parse(out.trim().split('\n').pop()!);
+    const { result, workDir } = runGuardedScript(SCRIPT, bundle, '', await buildPdf({ pages: 2 }));
     expect(result).toMatchObject({ pages: 2, summary: expect.stringMatching(/^The preflight step finished with outcome \w+ \(profile default/) });
     expect(result.stopped).toEqual({
       name: 'UnprocessableFileError',
@@ -95,45 +129,46 @@ describe('the preflight Lambda bundle', () => {
 });
 
 /** The validate worker from its bundle: a verdict on a small file, and a budget of 1 ms on a 100,000-page file. */
-const VALIDATE_SCRIPT = `
-const [indexUrl, inputPath, workDir, slowPath] = process.argv.slice(1);
-const { validateWorker } = await import(indexUrl);
-const config = { validateTimeoutSeconds: 60, engineMaxHeapMb: 512, engineMaxStreamMb: 256, engineMaxDecodedMb: 4096 };
-const step = { id: 'step_1', type: 'validate', params: { profile: ['2b', 'ua1'] } };
-// The step's input file as step-input.ts gives one: downloaded (here: already on disk), or read in ranges.
-const fileInput = async (path) => { const { readFile, stat } = await import('node:fs/promises'); const { size } = await stat(path); return { size, local: async () => path, read: async (offset, length) => (await readFile(path)).subarray(offset, offset + length) }; };
-// A step's time budget as step-runner.ts gives one (lambdas/steps/step-budget.ts).
-const budget = (ms) => { const end = Date.now() + ms; return { totalMs: ms, workMs: ms, workDeadline: end, storeDeadline: end, now: Date.now, workLeftMs: () => Math.max(0, end - Date.now()), storeLeftMs: () => Math.max(0, end - Date.now()) }; };
-const work = async (timeoutSeconds, path = inputPath) => validateWorker.run({
-  services: { config: { ...config, validateTimeoutSeconds: timeoutSeconds } },
-  graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
-  task: { id: 'task_1', name: 'flyer.pdf' }, step, fileType: 'pdf', input: await fileInput(path), workDir, budget: budget(300_000),
-});
-const done = await work(60);
-const stopped = await work(0.001, slowPath).then(() => null, (e) => ({ name: e.name, message: e.message }));
-console.log(JSON.stringify({ outcome: done.outcome, profiles: done.result.profiles.map((p) => p.matched), stopped }));
-`;
+const VALIDATE_SCRIPT = guardedScript(
+  'validateWorker',
+  'validateTimeoutSeconds',
+  { id: 'step_1', type: 'validate', params: { profile: ['2b', 'ua1'] } },
+  'outcome: done.outcome, profiles: done.result.profiles.map((p) => p.matched)',
+);
 
 describe('the validate Lambda bundle', () => {
   it('runs validation in a guarded thread started from the bundle, and stops it at its budget', async () => {
-    const inputPath = join(scratch, 'validate-flyer.pdf');
-    writeFileSync(inputPath, await buildPdf({ pages: 2 }));
-    const slowPath = join(scratch, 'validate-many-pages.pdf');
-    writeFileSync(slowPath, manyPages(100_000));
-    const workDir = join(scratch, 'validate-work');
-    mkdirSync(workDir);
-    const out = execFileSync(
-      process.execPath,
-      ['--enable-source-maps', '--input-type=module', '-e', VALIDATE_SCRIPT, pathToFileURL(join(validateBundle, 'index.mjs')).href, inputPath, workDir, slowPath],
-      { cwd: validateBundle, encoding: 'utf8', timeout: 60_000, env: { PATH: process.env.PATH ?? '', AWS_REGION: 'eu-west-1' } },
-    );
-    const result = JSON.parse(out.trim().split('\n').pop()!);
+    const { result, workDir } = runGuardedScript(VALIDATE_SCRIPT, validateBundle, 'validate-', await buildPdf({ pages: 2 }));
     expect(result).toMatchObject({ outcome: 'fail', profiles: ['2b', 'ua1'] });
     expect(result.stopped).toEqual({
       name: 'UnprocessableFileError',
       message: expect.stringMatching(/^Validation stopped after 0\.001 s: the file is too complex to validate within the time limit\./),
     });
     expect(JSON.parse(readFileSync(join(workDir, 'validation-report.json'), 'utf8')).profiles).toHaveLength(2);
+  });
+});
+
+/** The optimize worker from its bundle: a smaller file from a bloated one, and a budget of 1 ms on a 100,000-page file. */
+const OPTIMIZE_SCRIPT = guardedScript(
+  'optimizeWorker',
+  'optimizeTimeoutSeconds',
+  { id: 'step_1', type: 'optimize', params: {} },
+  'outcome: done.outcome, result: done.result, outputs: done.outputs.map((o) => ({ role: o.artifact.role, path: o.path }))',
+);
+
+describe('the optimize Lambda bundle', () => {
+  it('optimizes in a guarded thread started from the bundle, and stops it at its budget', async () => {
+    // Uncompressed page content: recompressing it makes the file smaller.
+    const { doc, font } = await withFont();
+    addPage(doc, stream(doc, busyContent(), null), font);
+    const { result } = runGuardedScript(OPTIMIZE_SCRIPT, optimizeBundle, 'optimize-', await save(doc));
+    expect(result).toMatchObject({ outcome: 'fixed', result: { changed: true }, outputs: [{ role: 'optimized' }] });
+    expect(statSync(result.outputs[0].path).size).toBe(result.result.sizeBytes);
+    expect(result.result.sizeBytes).toBeLessThan(result.result.sizeBytesBefore);
+    expect(result.stopped).toEqual({
+      name: 'UnprocessableFileError',
+      message: expect.stringMatching(/^Optimizing stopped after 0\.001 s: the file is too complex to optimize within the time limit\./),
+    });
   });
 });
 
@@ -150,14 +185,8 @@ const mod = await import(indexUrl);
 const config = { preflightTimeoutSeconds: 60, engineMaxHeapMb: 512, engineMaxStreamMb: 256, engineMaxDecodedMb: 4096 };
 const step = mode === 'previews' ? { id: 'step_1', type: 'previews', params: { format: 'png', dpi: 36 } } : { id: 'step_1', type: 'preflight', params: { profileId: 'gwg-sheetfed-cmyk' } };
 const worker = mode === 'previews' ? mod.previewsWorker : mod.preflightWorker;
-// The step's input file as step-input.ts gives one: downloaded (here: already on disk), or read in ranges.
-const fileInput = async (path) => { const { readFile, stat } = await import('node:fs/promises'); const { size } = await stat(path); return { size, local: async () => path, read: async (offset, length) => (await readFile(path)).subarray(offset, offset + length) }; };
-// A step's time budget as step-runner.ts gives one (lambdas/steps/step-budget.ts).
-const budget = (ms) => { const end = Date.now() + ms; return { totalMs: ms, workMs: ms, workDeadline: end, storeDeadline: end, now: Date.now, workLeftMs: () => Math.max(0, end - Date.now()), storeLeftMs: () => Math.max(0, end - Date.now()) }; };
-const result = await worker.run({
-  services: { config }, graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
-  task: { id: 'task_1', name: 'file.pdf' }, step, fileType: 'pdf', input: await fileInput(inputPath), workDir, budget: budget(300_000),
-});
+${STEP_HARNESS}
+const result = await runWorker(worker, config, step, inputPath, 'file.pdf');
 console.log(JSON.stringify(result.outputs.map((o) => o.artifact.role + (o.artifact.page ? ':' + o.artifact.page : ''))));
 process.exit(0);
 `;

@@ -124,10 +124,20 @@ describe('the job pipeline', () => {
   it('runs the pipeline workers and not the webhook caller', () => {
     const substitutions = machine('PipelineJobPipeline').Properties.DefinitionSubstitutions as Record<string, unknown>;
     const ids = Object.values(substitutions).map(getAttId);
-    for (const w of ['ingest', 'preflight', 'autofix', 'validate', 'previews', 'recordFailure', 'finalise'] as const) {
+    for (const w of ['ingest', 'preflight', 'autofix', 'validate', 'previews', 'optimize', 'recordFailure', 'finalise'] as const) {
       expect(ids).toContain(functionIdByEntry(template, WORKERS[w].entry));
     }
     expect(ids).not.toContain(functionIdByEntry(template, WORKERS.webhookCaller.entry));
+  });
+
+  it('routes optimize steps to the optimize function, and to nothing else', () => {
+    type Flow = AslState & { Choices?: Record<string, unknown>[]; TimeoutSeconds?: number };
+    const definition = JSON.parse(deployedDefinition(machine('PipelineJobPipeline'))) as { States: Record<string, Flow> };
+    const stepStates = definition.States.ProcessTasks!.ItemProcessor!.States.RunSteps!.ItemProcessor!.States as Record<string, Flow>;
+    const routes = stepStates.RouteStep!.Choices!.filter((c) => JSON.stringify(c).includes('"optimize"'));
+    expect(routes).toEqual([{ Variable: '$.step.type', StringEquals: 'optimize', Next: 'Optimize' }]);
+    expect(stepStates.Optimize).toMatchObject({ Type: 'Task', Resource: lambdaArn(functionIdByEntry(template, 'lambdas/steps/optimize.ts')) });
+    expect(stepStates.Optimize!.TimeoutSeconds).toBe(WORKERS.optimize.timeoutSeconds + 30);
   });
 
   it('renders a large previews step in page batches in parallel (a Map), then finishes it, all through the previews function', () => {

@@ -10,6 +10,7 @@ import { webhook } from '../schemas/common';
 import { createJobBody, jobSource } from '../schemas/create-job-body';
 import { orderContext } from '../schemas/order-context';
 import { fixJobBody, fixSource } from '../schemas/fix-job-body';
+import { optimizeJobBody, optimizeSource } from '../schemas/optimize-job-body';
 import { preflightJobBody, preflightSource } from '../schemas/preflight-job-body';
 import { previewsJobBody, previewsSource } from '../schemas/previews-job-body';
 import { reviewBody } from '../schemas/review-body';
@@ -37,6 +38,8 @@ function requestRegistry() {
   registry.add(validateSource, { id: 'ValidateSource' });
   registry.add(previewsJobBody, { id: 'PreviewsJobRequest' });
   registry.add(previewsSource, { id: 'PreviewsSource' });
+  registry.add(optimizeJobBody, { id: 'OptimizeJobRequest' });
+  registry.add(optimizeSource, { id: 'OptimizeSource' });
   registry.add(reviewBody, { id: 'ReviewRequest' });
   registry.add(uploadBody, { id: 'CreateUploadRequest' });
   return registry;

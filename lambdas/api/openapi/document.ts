@@ -45,7 +45,7 @@ function errorTable(): string {
   return ['| status | code | meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
-const DESCRIPTION = `Proofline preflights, fixes, validates (PDF/A, PDF/UA) and renders previews of print and document files.
+const DESCRIPTION = `Proofline preflights, fixes, validates (PDF/A, PDF/UA), optimizes and renders previews of print and document files.
 
 A **job** holds one **task** per source file; a task runs its ordered **steps** on its file. \`status\` says where
 execution stands (pending, running, done, skipped, error); \`outcome\` says what was found (pass, warn, fail, fixed,
@@ -57,7 +57,7 @@ Every job, upload and file belongs to the account of the key that created it.
 
 **Sync and async.** Job-creating endpoints answer at once (async: 201) or wait up to 27 s for the job (sync: 200 when
 it finished, else 202 \`{ job, pending: true }\` and the job goes on). POST /jobs, /jobs/preflight, /jobs/fix and
-/jobs/previews are async unless \`"sync": true\`; POST /jobs/validate is sync unless \`"async": true\` (then 201
+/jobs/previews are async unless \`"sync": true\`; POST /jobs/validate and /jobs/optimize are sync unless \`"async": true\` (then 201
 \`{ job, pending: true }\`). The webhook fires whatever the mode.
 
 **Idempotency.** Every POST accepts an \`Idempotency-Key\` header (at most 255 characters). The same key with the same

@@ -4,6 +4,9 @@
  * builder refuses a route without an entry here, so a new route cannot ship
  * undocumented.
  */
+import { STEP_TYPES } from '../../domain/model';
+import { OPTIMIZE_PARAMS } from '../../engine/optimize/params';
+
 type Json = Record<string, unknown>;
 
 export interface OperationSpec {
@@ -25,6 +28,18 @@ const SYNC_MODES = `
 Sync (\`"sync": true\`): the request waits up to 27 s; 200 \`{ job }\` when the job finished in time (with
 \`summary\` and \`results\`), else 202 \`{ job, pending: true }\` — the job goes on. The webhook fires in
 either mode.`;
+
+const SYNC_BY_DEFAULT = `
+**Modes.** Sync by default: waits up to 27 s; 200 \`{ job }\` when finished, else 202 \`{ job, pending: true }\`.
+\`"async": true\` answers 201 \`{ job, pending: true }\` at once. The webhook fires in either mode.`;
+
+/** The optimize options as a table: name, default, range or values, what it does (GET /profiles lists the same under `optimize`). */
+function optimizeOptions(): string {
+  const range = (p: (typeof OPTIMIZE_PARAMS)[number]): string =>
+    p.values ? p.values.join(', ') : p.min !== undefined || p.max !== undefined ? `${p.min ?? ''}–${p.max ?? ''}` : '';
+  const rows = OPTIMIZE_PARAMS.map((p) => `| \`${p.name}\` | ${p.type} | \`${JSON.stringify(p.default)}\` | ${range(p)} | ${p.description.replace(/\|/g, '\\|')} |`);
+  return ['| option | type | default | range | what it does |', '|---|---|---|---|---|', ...rows].join('\n');
+}
 
 const LOCATOR = `Each source names its file with exactly one of \`url\` (https; optional \`headers\` sent with the
 download), \`file\` (base64 content; for large files use POST /uploads) or \`fileRef\` (an upload of this account
@@ -75,8 +90,7 @@ export const OPERATIONS: Record<string, OperationSpec> = {
   'POST /jobs': {
     operationId: 'createJob',
     summary: 'Create a job',
-    description: `A job of 1 to 50 sources, each with its own ordered steps (preflight, autofix, repreflight, validate,
-previews). ${LOCATOR}\n${SYNC_MODES}`,
+    description: `A job of 1 to 50 sources, each with its own ordered steps (${STEP_TYPES.join(', ')}). ${LOCATOR}\n${SYNC_MODES}`,
     tags: ['Jobs'],
     requestBody: 'CreateJobRequest',
     success: jobCreatingSuccess(false),
@@ -105,9 +119,7 @@ profile recommends); \`"repreflight": true\` checks the fixed file again. ${LOCA
     operationId: 'createValidateJob',
     summary: 'Validate PDF/A or PDF/UA conformance',
     description: `Steps \`[validate]\` for each source with its required \`profile\` (a code or an array of codes). ${LOCATOR}
-
-**Modes.** Sync by default: waits up to 27 s; 200 \`{ job }\` when finished, else 202 \`{ job, pending: true }\`.
-\`"async": true\` answers 201 \`{ job, pending: true }\` at once. The webhook fires in either mode.`,
+${SYNC_BY_DEFAULT}`,
     tags: ['Jobs'],
     requestBody: 'ValidateJobRequest',
     success: jobCreatingSuccess(true),
@@ -121,6 +133,23 @@ quality, background, thumbnail). ${LOCATOR}\n${SYNC_MODES}`,
     tags: ['Jobs'],
     requestBody: 'PreviewsJobRequest',
     success: jobCreatingSuccess(false),
+    errors: jobCreatingErrors,
+  },
+  'POST /jobs/optimize': {
+    operationId: 'createOptimizeJob',
+    summary: 'Make files smaller',
+    description: `Steps \`[optimize]\` for each source (PDF or raster image) with its optional \`params\` (\`{ pdf?, raster? }\`).
+The outcome is \`fixed\` when the file got smaller: the optimized file (role \`optimized\`) is then the deliverable and
+\`results.optimize[].output\` describes it; else \`unchanged\`, \`output\` is null and the original stays the
+deliverable. ${LOCATOR}
+${SYNC_BY_DEFAULT}
+
+**Options** (GET /profiles lists the same under \`optimize\`):
+
+${optimizeOptions()}`,
+    tags: ['Jobs'],
+    requestBody: 'OptimizeJobRequest',
+    success: jobCreatingSuccess(true),
     errors: jobCreatingErrors,
   },
   'GET /jobs': {
@@ -190,7 +219,7 @@ source — only in this account, and only once the file is there.`,
   'GET /profiles': {
     operationId: 'listProfiles',
     summary: 'List profiles, validate codes, fixes and step types',
-    description: 'The preflight profiles (with their checks and recommended fixes), the validate profile codes, the fixes autofix can apply, and the step types with the file types they accept.',
+    description: 'The preflight profiles (with their checks and recommended fixes), the validate profile codes, the fixes autofix can apply, the optimize step\'s options with their defaults (`optimize`), and the step types with the file types they accept.',
     tags: ['Profiles'],
     success: { 200: ['What a job can ask for.', 'Profiles'] },
     errors: [],

@@ -14,7 +14,7 @@ const outcome = z.enum(OUTCOMES).nullable().meta({ description: 'null until term
 
 export const artifactResponse = z.looseObject({
   kind: z.enum(['file', 'report', 'image']),
-  role: z.enum(['source', 'fixed', 'preflight-report', 'validation-report', 'preview', 'proof', 'thumbnail']),
+  role: z.enum(['source', 'fixed', 'optimized', 'preflight-report', 'validation-report', 'preview', 'proof', 'thumbnail']),
   bucket: z.string(),
   key: z.string(),
   mimeType: z.string(),
@@ -182,6 +182,28 @@ export const jobResultsResponse = z
       )
       .optional(),
     previews: z.array(z.looseObject({ taskId: z.string(), pages: z.number().int() })).optional(),
+    optimize: z
+      .array(
+        z.looseObject({
+          taskId: z.string(),
+          status,
+          outcome,
+          output: z
+            .looseObject({
+              bucket: z.string(),
+              key: z.string(),
+              sizeBytes: z.number().int(),
+              sizeBytesBefore: z.number().int(),
+              downloadUrl: z.string().meta({ description: 'Presigned GET of the optimized file, valid for expiresIn seconds.' }),
+              expiresIn: z.number().int(),
+              appliedFixes: z.array(z.string()),
+              skippedFixes: z.array(z.looseObject({ id: z.string(), reason: z.string() })),
+            })
+            .nullable()
+            .meta({ description: 'The optimized file; null when the file did not get smaller (the original stays the deliverable) or the step failed.' }),
+        }),
+      )
+      .optional(),
   })
   .meta({ description: 'Keys only for step types that ran; one entry per step, in step order.' });
 
@@ -248,7 +270,7 @@ export const jobRunsResponse = z.looseObject({
       proofs: z.array(z.looseObject({ url: z.string(), page: z.number().int().nullable() })).meta({
         description: 'Preview images in page order, or the proof images of preflight when no previews were made.',
       }),
-      downloadUrl: z.string().nullable().meta({ description: 'The final file: fixed by autofix, else the original.' }),
+      downloadUrl: z.string().nullable().meta({ description: 'The final file: fixed by autofix or made smaller by optimize, else the original.' }),
       reportUrl: z.string().nullable().meta({ description: 'The report of the last check step that finished.' }),
     }),
   ),
@@ -313,6 +335,23 @@ export const profilesResponse = z.looseObject({
       appearance: z.enum(['none', 'intended']),
     }),
   ),
+  optimize: z
+    .looseObject({
+      accepts: z.array(z.enum(FILE_TYPES)),
+      options: z.array(
+        z.looseObject({
+          name: z.string().meta({ description: 'The option\'s path in the optimize step\'s params, such as `pdf.maxImagePpi`.' }),
+          type: z.enum(['number', 'boolean', 'string']),
+          default: z.union([z.number(), z.boolean(), z.string()]).nullable(),
+          values: z.array(z.string()).optional(),
+          min: z.number().optional(),
+          max: z.number().optional(),
+          description: z.string(),
+        }),
+      ),
+      fixIds: z.array(z.string()).meta({ description: 'The ids results.optimize[].output names in appliedFixes and skippedFixes.' }),
+    })
+    .meta({ description: 'The optimize step\'s options (POST /jobs/optimize `params`) with their defaults.' }),
   steps: z.array(
     z.looseObject({
       type: z.enum(STEP_TYPES),

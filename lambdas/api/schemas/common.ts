@@ -56,6 +56,9 @@ export const metaData = z
 
 export const sync = z.boolean().meta({ description: 'Wait up to 27 s for the job to finish (200 when it did, else 202).' });
 
+/** The flag of the endpoints that are sync by default (/jobs/validate, /jobs/optimize). */
+export const asyncFlag = z.boolean().meta({ description: 'Answer 201 at once instead of waiting (this endpoint is sync by default).' });
+
 /** Fields of every job-creating body. */
 export const commonJobFields = {
   webhook: webhook.nullish(),

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { JobRequest } from '../../domain/use-cases/job-request';
 import { VALIDATE_PROFILE_CODES } from '../../../step-definitions/catalogue';
-import { commonJobFields, sourcesOf } from './common';
+import { asyncFlag, commonJobFields, sourcesOf } from './common';
 import { convenienceJobRequest } from './convenience-job';
 import { checkLocator, locatorFields } from './source-locator';
 
@@ -29,7 +29,7 @@ export const validateJobBody = z
   .strictObject({
     sources: sourcesOf(validateSource),
     ...commonJobFields,
-    async: z.boolean().optional().meta({ description: 'Answer 201 at once instead of waiting (this endpoint is sync by default).' }),
+    async: asyncFlag.optional(),
   });
 
 export type ValidateJobBody = z.infer<typeof validateJobBody>;

@@ -6,6 +6,7 @@
  */
 import type { StoredArtifact } from '../model';
 import type { BlobStore } from '../ports';
+import type { DownloadLink } from '../step-results';
 
 /** What presenting needs: the blob store to presign with and the URL lifetime (contract: 3600 s). */
 export interface PresentDeps {
@@ -20,10 +21,7 @@ export interface PresentDeps {
  */
 export type PlainArtifact = StoredArtifact;
 
-export interface PresentedArtifact extends PlainArtifact {
-  downloadUrl: string;
-  expiresIn: number;
-}
+export interface PresentedArtifact extends PlainArtifact, DownloadLink {}
 
 /** The artifact's fields in the contract's order, without URLs; optional ones only when known. */
 export function plainArtifact(a: StoredArtifact): PlainArtifact {
@@ -42,9 +40,13 @@ export function plainArtifact(a: StoredArtifact): PlainArtifact {
   return out;
 }
 
+/** A presigned download of a stored file, under its own file name. */
+export async function downloadLink(a: Pick<StoredArtifact, 'key' | 'fileName'>, deps: PresentDeps): Promise<DownloadLink> {
+  return { downloadUrl: await deps.blobs.presignGet(a.key, deps.expiresIn, a.fileName), expiresIn: deps.expiresIn };
+}
+
 export async function presentArtifact(a: StoredArtifact, deps: PresentDeps): Promise<PresentedArtifact> {
-  const downloadUrl = await deps.blobs.presignGet(a.key, deps.expiresIn, a.fileName);
-  return { ...plainArtifact(a), downloadUrl, expiresIn: deps.expiresIn };
+  return { ...plainArtifact(a), ...(await downloadLink(a, deps)) };
 }
 
 export async function presentArtifacts(list: StoredArtifact[], deps: PresentDeps): Promise<PresentedArtifact[]> {

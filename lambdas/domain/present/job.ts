@@ -152,7 +152,7 @@ async function presentTask(graph: JobGraph, task: TaskRecord, deps: PresentDeps,
   return out;
 }
 
-/** A task's final file, when it finished: the fixed file when autofix changed it, else the original. */
+/** A task's final file, when it finished: the fixed or optimized file when a step replaced it (TASK_FILE_ROLES), else the original. */
 export function finalFileOf(task: TaskRecord): TaskRecord['currentFile'] {
   return task.status === 'done' ? task.currentFile : null;
 }
@@ -172,7 +172,7 @@ export async function presentJob(graph: JobGraph, deps: PresentDeps, options: Pr
   const [tasks, deliverables, jobResults] = await Promise.all([
     Promise.all(graph.tasks.map((t) => presentTask(graph, t, deps, lean, results))),
     Promise.all(finished.map(async ({ taskId, file }): Promise<Deliverable> => ({ taskId, ...(await presentArtifact(file, deps)) }))),
-    terminal && !lean ? buildResults(graph.steps, graph.tasks, results) : Promise.resolve(undefined),
+    terminal && !lean ? buildResults(graph.steps, graph.tasks, deps, results) : Promise.resolve(undefined),
   ]);
   const out: PresentedJob = {
     id: job.id,

@@ -5,10 +5,13 @@
  * (step-definitions/catalogue.ts) from the step record's result. A step that
  * ran and failed (`error`) keeps its entry, with empty findings, so its status
  * is visible where a client looks for the result; a step that never started
- * (skipped, or never reached) has none.
+ * (skipped, or never reached) has none. A presenter that shows a stored file
+ * (optimize's output) gets its presigned download from the same deps as the
+ * rest of the response.
  */
-import { STEP_CATALOGUE, type StepType } from '../../../step-definitions/catalogue';
+import { STEP_CATALOGUE, type ResultLinks, type StepType } from '../../../step-definitions/catalogue';
 import type { StepRecord, TaskRecord } from '../model';
+import { downloadLink, type PresentDeps } from './artifacts';
 import type { StepResultLoader } from './step-result';
 
 type Presenter = (typeof STEP_CATALOGUE)[StepType]['results'];
@@ -29,7 +32,7 @@ export interface ResultHeader {
 }
 
 /** One list per result key of the catalogue, of the entries its presenter makes, each after its header. */
-export type JobResults = { [P in Presenter as P['key']]?: (ResultHeader & ReturnType<P['entry']>)[] };
+export type JobResults = { [P in Presenter as P['key']]?: (ResultHeader & Awaited<ReturnType<P['entry']>>)[] };
 
 function headerOf(step: StepRecord, task: TaskRecord | undefined): ResultHeader {
   return {
@@ -47,15 +50,19 @@ function ran(step: StepRecord): boolean {
   return step.status === 'done' || (step.status === 'error' && step.started !== null);
 }
 
-export async function buildResults(steps: StepRecord[], tasks: readonly TaskRecord[], load: StepResultLoader): Promise<JobResults> {
+export async function buildResults(steps: StepRecord[], tasks: readonly TaskRecord[], deps: PresentDeps, load: StepResultLoader): Promise<JobResults> {
   const counted = steps.filter(ran);
-  const loaded = await Promise.all(counted.map((step) => (step.status === 'done' ? load(step) : Promise.resolve(null))));
   const taskById = new Map(tasks.map((t) => [t.id, t]));
+  const links: ResultLinks = { link: (file) => downloadLink(file, deps) };
+  const entries = await Promise.all(
+    counted.map(async (step) => {
+      const result = step.status === 'done' ? await load(step) : null;
+      const presenter: Presenter = STEP_CATALOGUE[step.type].results;
+      const entry = await presenter.entry({ ...step, outputs: step.outputs ?? [] }, result ?? null, links);
+      return [presenter.key, { ...headerOf(step, taskById.get(step.taskId)), ...entry }] as const;
+    }),
+  );
   const results: Record<string, unknown[]> = {};
-  counted.forEach((step, i) => {
-    const result = step.status === 'done' ? loaded[i] : null;
-    const presenter: Presenter = STEP_CATALOGUE[step.type].results;
-    (results[presenter.key] ??= []).push({ ...headerOf(step, taskById.get(step.taskId)), ...presenter.entry(step, result ?? null) });
-  });
+  for (const [key, entry] of entries) (results[key] ??= []).push(entry);
   return results as JobResults;
 }

@@ -8,9 +8,24 @@
  *   { profiles: [ { id, name, description, kind, source, fileTypes, checks: [ { id, severity, description, thresholds? } ], defaultFixes } ],
  *     validateProfiles: [ { code, name, description, standard, coverage } ],
  *     fixes: [ { id, name, description, resolves, params, appearance } ],
+ *     optimize: { accepts, options: [ { name, type, default, values?, min?, max?, description } ], fixIds },
  *     steps: [ { type, accepts, description, defaults } ] }
+ *
+ * `optimize` lists the optimize step's options (`params.pdf.*`, `params.raster.*`)
+ * with their defaults (docs/api.md §11 rule 11), and the fix ids its results
+ * name in `appliedFixes` and `skippedFixes`.
  */
-import { findPreflightProfile, FIXES, PREFLIGHT_PROFILES, VALIDATE_PROFILES, type FixInfo, type FixParamSpec } from '../../engine/profile-catalogue';
+import {
+  findPreflightProfile,
+  FIXES,
+  OPTIMIZE_FIX_IDS,
+  OPTIMIZE_PARAMS,
+  PREFLIGHT_PROFILES,
+  VALIDATE_PROFILES,
+  type FixInfo,
+  type FixParamSpec,
+  type OptimizeParamInfo,
+} from '../../engine/profile-catalogue';
 import type { PreflightProfileInfo } from '../../engine/preflight/profiles';
 import { STEP_CATALOGUE } from '../../../step-definitions/catalogue';
 import { STEP_TYPES, type FileType, type StepType } from '../model';
@@ -38,6 +53,7 @@ export interface ProfilesListing {
   profiles: ListedProfile[];
   validateProfiles: { code: string; name: string; description: string; standard: string; coverage: string }[];
   fixes: { id: string; name: string; description: string; resolves: string[]; params: FixParamSpec[]; appearance: FixInfo['appearance'] }[];
+  optimize: { accepts: FileType[]; options: OptimizeParamInfo[]; fixIds: string[] };
   steps: { type: StepType; accepts: FileType[]; description: string; defaults: Record<string, unknown> }[];
 }
 
@@ -52,6 +68,11 @@ export function listProfiles(): ProfilesListing {
       coverage: v.coverage,
     })),
     fixes: FIXES.map((f) => ({ id: f.id, name: f.name, description: f.description, resolves: [...f.resolves], params: f.params.map((p) => ({ ...p })), appearance: f.appearance })),
+    optimize: {
+      accepts: [...STEP_CATALOGUE.optimize.accepts],
+      options: OPTIMIZE_PARAMS.map((p) => ({ ...p, ...(p.values ? { values: [...p.values] } : {}) })),
+      fixIds: [...OPTIMIZE_FIX_IDS],
+    },
     steps: STEP_TYPES.map((type) => ({
       type,
       accepts: [...STEP_CATALOGUE[type].accepts],

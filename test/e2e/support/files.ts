@@ -3,6 +3,7 @@
  * builders (test/support/pdf-fixtures.ts).
  */
 import { A5, MM, buildPdf, pdfaSpec, pdfuaSpec, pngBytes, writeLargePdf, type Rect } from '../../support/pdf-fixtures';
+import { addPage, busyContent, save, stream, withFont } from '../../unit/engine/optimize/fixtures';
 
 export interface SimplePdf {
   pages?: number;
@@ -49,4 +50,12 @@ export async function pdfaAndUaBase64(): Promise<string> {
 /** A PDF that needs a password to open. */
 export async function passwordPdfBase64(): Promise<string> {
   return Buffer.from(await buildPdf({ encrypt: { userPassword: 'secret', ownerPassword: 'owner' } })).toString('base64');
+}
+
+/** Two pages of uncompressed content: optimize makes it much smaller (streams.recompress). */
+export async function bloatedPdfBase64(): Promise<string> {
+  const { doc, font } = await withFont();
+  addPage(doc, stream(doc, busyContent(1), null), font);
+  addPage(doc, stream(doc, busyContent(2), null), font);
+  return Buffer.from(await save(doc)).toString('base64');
 }

@@ -65,7 +65,7 @@ describe('ASL placeholder substitution', () => {
 
   it('finds every Task state of the pipeline among the WORKERS state names, invoking that worker’s ARN', () => {
     const states = taskStates(loadLocalDefinition('job-pipeline'));
-    expect(states.map(([name]) => name).sort()).toEqual(['Autofix', 'Finalise', 'FinishPreviews', 'Ingest', 'IngestFailed', 'Preflight', 'Previews', 'RenderPreviewBatch', 'StepFailed', 'Validate']);
+    expect(states.map(([name]) => name).sort()).toEqual(['Autofix', 'Finalise', 'FinishPreviews', 'Ingest', 'IngestFailed', 'Optimize', 'Preflight', 'Previews', 'RenderPreviewBatch', 'StepFailed', 'Validate']);
     for (const [name, resource] of states) {
       const worker = Object.values(WORKERS).find((w) => (w.stateNames as readonly string[]).includes(name))!;
       expect(resource).toBe(localFunctionArn(worker.key));

@@ -96,10 +96,18 @@ describe('what the clients written for the original service send (docs/api.md §
     ['/jobs/fix', { url: URL_SOURCE, mimeType: 'application/pdf' }],
     ['/jobs/validate', { url: URL_SOURCE, mimeType: 'application/pdf', profile: '2b' }],
     ['/jobs/previews', { url: URL_SOURCE, mimeType: 'application/pdf' }],
+    ['/jobs/optimize', { url: URL_SOURCE, mimeType: 'application/pdf' }],
   ])('%s takes mimeType on a source, as a hint the task shows until the bytes are read', async (path, source) => {
-    const res = await call('POST', path, { body: { async: path === '/jobs/validate' ? true : undefined, sources: [source] } });
+    const syncByDefault = path === '/jobs/validate' || path === '/jobs/optimize';
+    const res = await call('POST', path, { body: { async: syncByDefault ? true : undefined, sources: [source] } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.job.tasks[0]).toMatchObject({ mimeType: 'application/pdf', fileType: null });
+  });
+
+  it.each(['/jobs/validate', '/jobs/optimize'])('%s stays closed to context, which only preflight and fix take', async (path) => {
+    const res = await call('POST', path, { body: { async: true, context, sources: [{ url: URL_SOURCE, ...(path === '/jobs/validate' ? { profile: 'auto' } : {}) }] } });
+    expect(res.status).toBe(400);
+    expect(res.body.param).toBe('context');
   });
 
   it('refuses a source mimeType that is not a MIME type', async () => {
@@ -156,5 +164,79 @@ describe('POST /jobs/previews', () => {
     const res = await call('POST', '/jobs/previews', { body: { sync: true, sources: [{ url: URL_SOURCE }] } });
     expect(res.status).toBe(202);
     expect(res.body.pending).toBe(true);
+  });
+});
+
+describe('POST /jobs/optimize (docs/api.md §11 rule 11)', () => {
+  const params = { pdf: { preset: 'web', jpegQuality: 80 }, raster: { maxEdgePx: 2000 } };
+
+  it('gives each source [optimize] with its params, and is sync by default: 202 { job, pending: true } when the job is not done within the wait', async () => {
+    const res = await call('POST', '/jobs/optimize', { body: { sources: [{ url: URL_SOURCE, params, clientRef: 'a' }, { url: URL_SOURCE, name: 'b.pdf' }], metaData: { k: 1 } } });
+    expect(res.status).toBe(202);
+    expect(pendingJobEnvelope.safeParse(res.body).success).toBe(true);
+    expect(stepsOf(res.body.job)).toEqual([[{ type: 'optimize', params }], [{ type: 'optimize', params: {} }]]);
+    expect(res.body.job).toMatchObject({ channel: 'api', policy: { onFail: 'reject' }, metaData: { k: 1 } });
+    expect(res.body.job.tasks.map((task: { clientRef: string | null; name: string | null }) => [task.clientRef, task.name])).toEqual([['a', null], [null, 'b.pdf']]);
+    expect(await endpointOf(res.body.job.id)).toBe('optimize');
+  });
+
+  it('is sync by default: 200 { job } with results.optimize when the job finishes within the wait', async () => {
+    setServices({ ...t.services, orchestrator: finishingOrchestrator(), config: { ...t.config, syncWaitMs: 5000 } });
+    const res = await call('POST', '/jobs/optimize', { body: { sources: [{ url: URL_SOURCE }] } });
+    expect(res.status).toBe(200);
+    expect(res.body.pending).toBeUndefined();
+    expect(jobEnvelope.safeParse(res.body).success).toBe(true);
+    const task = res.body.job.tasks[0];
+    const optimized = task.steps[0].outputs[0];
+    expect(optimized.role).toBe('optimized');
+    expect(res.body.job.results.optimize).toEqual([
+      {
+        taskId: task.id,
+        fileRef: null,
+        source: URL_SOURCE,
+        fileType: 'pdf',
+        mimeType: 'application/pdf',
+        status: 'done',
+        outcome: 'fixed',
+        output: {
+          bucket: optimized.bucket,
+          key: optimized.key,
+          sizeBytes: optimized.sizeBytes,
+          sizeBytesBefore: optimized.sizeBytes + 100,
+          downloadUrl: expect.any(String),
+          expiresIn: 3600,
+          appliedFixes: ['streams.recompress'],
+          skippedFixes: [{ id: 'file.linearize', reason: 'Not asked for.' }],
+        },
+      },
+    ]);
+    expect(res.body.job.deliverables).toEqual([expect.objectContaining({ taskId: task.id, role: 'optimized', key: optimized.key })]);
+  });
+
+  it('answers 201 { job, pending: true } at once with async: true', async () => {
+    const started = Date.now();
+    const res = await call('POST', '/jobs/optimize', { body: { async: true, sources: [{ url: URL_SOURCE, params }] } });
+    expect(res.status).toBe(201);
+    expect(res.body.pending).toBe(true);
+    expect(res.body.job.status).toBe('pending');
+    expect(Date.now() - started).toBeLessThan(200);
+  });
+
+  it.each([
+    [{ pdf: { jpegQuality: 0 } }, 'sources[0].params.pdf.jpegQuality'],
+    [{ pdf: { preset: 'screen' } }, 'sources[0].params.pdf.preset'],
+    [{ raster: { maxEdgePx: 'big' } }, 'sources[0].params.raster.maxEdgePx'],
+  ])('refuses a bad option %j with a 400 naming the field', async (bad, param) => {
+    const res = await call('POST', '/jobs/optimize', { body: { async: true, sources: [{ url: URL_SOURCE, params: bad }] } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: true, code: 'validation_error', param });
+  });
+
+  it('is closed: a field the source does not know is a 400, while params stay open', async () => {
+    const unknown = await call('POST', '/jobs/optimize', { body: { async: true, sources: [{ url: URL_SOURCE, profileId: 'default' }] } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.param).toBe('sources[0].profileId');
+    const open = await call('POST', '/jobs/optimize', { body: { async: true, sources: [{ url: URL_SOURCE, params: { pdf: { futureOption: 1 } } }] } });
+    expect(open.status).toBe(201);
   });
 });

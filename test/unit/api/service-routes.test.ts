@@ -3,6 +3,8 @@ import { setServices } from '../../../lambdas/platform/services';
 import { VALIDATE_PROFILE_CODES } from '../../../step-definitions/catalogue';
 import { STEP_TYPES } from '../../../lambdas/domain/model';
 import { FIXES, PREFLIGHT_PROFILES } from '../../../lambdas/engine/profile-catalogue';
+import { OPTIMIZE_DEFAULTS, OPTIMIZE_PARAMS } from '../../../lambdas/engine/optimize/params';
+import { OPTIMIZE_FIX_IDS } from '../../../lambdas/engine/optimize/types';
 import { profileEnvelope, profilesResponse } from '../../../lambdas/api/openapi/response-schemas';
 import { startTestServices, type TestServices } from '../../support/test-services';
 import { ROUTES } from '../../../lambdas/api/routes';
@@ -36,6 +38,22 @@ describe('GET /profiles', () => {
     expect(res.body.fixes.map((f: { id: string }) => f.id)).toEqual(FIXES.map((f) => f.id));
     expect(res.body.steps.map((s: { type: string }) => s.type)).toEqual([...STEP_TYPES]);
     expect(res.body.steps.find((s: { type: string }) => s.type === 'autofix').accepts).toEqual(['pdf']);
+  });
+
+  it('lists the optimize step\'s options under optimize, each with its default and description, and optimize among the step types (docs/api.md §11 rule 11)', async () => {
+    const res = await call('GET', '/profiles');
+    expect(res.body.optimize.accepts).toEqual(['pdf', 'raster']);
+    expect(res.body.optimize.options.map((o: { name: string }) => o.name)).toEqual(OPTIMIZE_PARAMS.map((p) => p.name));
+    expect(res.body.optimize.options).toContainEqual({ name: 'pdf.preset', type: 'string', values: ['print', 'web'], default: 'print', description: expect.stringContaining('300 ppi') });
+    expect(res.body.optimize.options).toContainEqual(expect.objectContaining({ name: 'pdf.maxImagePpi', default: OPTIMIZE_DEFAULTS.pdf.maxImagePpi, min: 72, max: 2400 }));
+    expect(res.body.optimize.options).toContainEqual(expect.objectContaining({ name: 'raster.maxEdgePx', default: null }));
+    expect(res.body.optimize.fixIds).toEqual([...OPTIMIZE_FIX_IDS]);
+    expect(res.body.steps.find((s: { type: string }) => s.type === 'optimize')).toEqual({
+      type: 'optimize',
+      accepts: ['pdf', 'raster'],
+      description: expect.stringContaining('smaller'),
+      defaults: OPTIMIZE_DEFAULTS,
+    });
   });
 
   it('needs a key', async () => {

@@ -20,6 +20,7 @@ import { handler as preflight } from '../../../lambdas/steps/preflight';
 import { handler as autofix } from '../../../lambdas/steps/autofix';
 import { handler as validate } from '../../../lambdas/steps/validate';
 import { handler as previews } from '../../../lambdas/steps/previews';
+import { handler as optimize } from '../../../lambdas/steps/optimize';
 import { handler as recordFailure } from '../../../lambdas/steps/record-failure';
 import { handler as finalise } from '../../../lambdas/steps/finalise';
 import { runStep, type StepInvocation, type StepWorker } from '../../../lambdas/steps/step-runner';
@@ -40,6 +41,7 @@ const WORKER_HANDLERS: Record<keyof typeof WORKERS, Handler | null> = {
   autofix,
   validate,
   previews,
+  optimize,
   recordFailure,
   finalise,
   webhookCaller: null,

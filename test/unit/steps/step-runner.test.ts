@@ -51,7 +51,7 @@ const fixingWorker: StepWorker = {
       outcome: 'fixed',
       result: { applied: [{ fixId: 'boxes.normalize', count: 1, pages: [1] }], skipped: [] },
       runtimeParams: { profileId: 'default' },
-      outputs: [{ path, keyName: 'card-fixed.pdf', artifact: { kind: 'file', role: 'fixed', mimeType: 'application/pdf', fileName: 'card-fixed.pdf' }, becomesCurrentFile: true }],
+      outputs: [{ path, keyName: 'card-fixed.pdf', artifact: { kind: 'file', role: 'fixed', mimeType: 'application/pdf', fileName: 'card-fixed.pdf' } }],
       summary: 'The autofix step changed the file (applied: boxes.normalize).',
     };
   },

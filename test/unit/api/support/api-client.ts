@@ -50,6 +50,7 @@ export const HANDLER_MODULES: Record<string, () => HandlerModule> = {
   'create-fix-job': () => import('../../../../lambdas/api/create-fix-job'),
   'create-validate-job': () => import('../../../../lambdas/api/create-validate-job'),
   'create-previews-job': () => import('../../../../lambdas/api/create-previews-job'),
+  'create-optimize-job': () => import('../../../../lambdas/api/create-optimize-job'),
   'list-jobs': () => import('../../../../lambdas/api/list-jobs'),
   'get-job': () => import('../../../../lambdas/api/get-job'),
   'delete-job': () => import('../../../../lambdas/api/delete-job'),

@@ -44,6 +44,11 @@ function stepResult(step: StepRecord, verdict: CheckVerdict): { outcome: StepRec
       return { outcome: verdict === 'pass' ? 'pass' : 'fail', result: { compliant: false, profiles: [] } };
     case 'previews':
       return { outcome: 'na', result: { pages: 2, failures: [] } };
+    case 'optimize':
+      return {
+        outcome: 'fixed',
+        result: { sizeBytesBefore: PDF_BYTES.length + 100, sizeBytes: PDF_BYTES.length, appliedFixes: ['streams.recompress'], skippedFixes: [{ id: 'file.linearize', reason: 'Not asked for.' }], changed: true },
+      };
   }
 }
 
@@ -58,8 +63,9 @@ async function runStep(svc: Services, task: TaskRecord, step: StepRecord, verdic
     const role = step.type === 'validate' ? 'validation-report' : 'preflight-report';
     outputs.push(await store(svc, key('report.json'), new TextEncoder().encode('{}'), { kind: 'report', role, mimeType: 'application/json', fileName: 'report.json' }));
   }
-  if (step.type === 'autofix') {
-    fixed = await store(svc, key('fixed.pdf'), PDF_BYTES, { kind: 'file', role: 'fixed', mimeType: 'application/pdf', fileName: 'fixed.pdf' });
+  if (step.type === 'autofix' || step.type === 'optimize') {
+    const role = step.type === 'autofix' ? 'fixed' : 'optimized';
+    fixed = await store(svc, key(`${role}.pdf`), PDF_BYTES, { kind: 'file', role, mimeType: 'application/pdf', fileName: `${role}.pdf` });
     outputs.push(fixed);
   }
   if (step.type === 'previews') {

@@ -1,0 +1,59 @@
+/**
+ * docs/api.md §11 rule 11: POST /jobs/optimize over HTTP. Sync by default: a
+ * file that gets smaller comes back at once with its step's outcome fixed, its
+ * optimized file as the deliverable and results.optimize[0].output describing
+ * it; one that does not (step outcome unchanged) stays the deliverable, output
+ * null.
+ */
+import { describe, expect, it } from 'vitest';
+import { api, waitForJob } from './support/client';
+import { bloatedPdfBase64, onePagePdfBase64 } from './support/files';
+
+describe('POST /jobs/optimize', () => {
+  it('answers 200 with the smaller file: outcome fixed, role optimized, results.optimize[0].output with both sizes and a download of it', async () => {
+    const file = await bloatedPdfBase64();
+    const res = await api('POST', '/jobs/optimize', { body: { sources: [{ file, name: 'bloated.pdf', params: { pdf: { preset: 'print' } } }] } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const job = res.body.job;
+    // No check step: the task's and job's outcome is na (docs/api.md §2); the step's is fixed.
+    expect(job).toMatchObject({ status: 'done', outcome: 'na' });
+    const [task] = job.tasks;
+    expect(task.steps.map((s: any) => [s.type, s.outcome])).toEqual([['optimize', 'fixed']]);
+
+    const output = job.results.optimize[0].output;
+    expect(job.results.optimize[0]).toMatchObject({ taskId: task.id, fileType: 'pdf', status: 'done', outcome: 'fixed' });
+    expect(output.sizeBytesBefore).toBe(Buffer.from(file, 'base64').length);
+    expect(output.sizeBytes).toBeLessThan(output.sizeBytesBefore);
+    expect(output.appliedFixes).toContain('streams.recompress');
+    expect(output).toMatchObject({ expiresIn: 3600, skippedFixes: expect.any(Array) });
+
+    const optimized = task.outputArtifacts.find((a: any) => a.role === 'optimized');
+    expect(optimized).toMatchObject({ key: output.key, bucket: output.bucket, sizeBytes: output.sizeBytes, fileName: 'bloated-optimized.pdf' });
+    expect(job.deliverables).toEqual([expect.objectContaining({ taskId: task.id, role: 'optimized', key: output.key })]);
+    const download = await fetch(output.downloadUrl);
+    expect(download.status).toBe(200);
+    const bytes = new Uint8Array(await download.arrayBuffer());
+    expect(bytes.length).toBe(output.sizeBytes);
+    expect(Buffer.from(bytes.subarray(0, 5)).toString('latin1')).toBe('%PDF-');
+  });
+
+  it('with async: true answers 201 { job, pending: true }; a file already small ends unchanged, output null, the original delivered', async () => {
+    const first = await api('POST', '/jobs/optimize', { body: { sources: [{ file: await bloatedPdfBase64() }] } });
+    // The optimized file cannot be made smaller again.
+    const again = Buffer.from(await (await fetch(first.body.job.results.optimize[0].output.downloadUrl)).arrayBuffer()).toString('base64');
+    const res = await api('POST', '/jobs/optimize', { body: { async: true, sources: [{ file: again, name: 'small.pdf' }] } });
+    expect(res.status).toBe(201);
+    expect(res.body.pending).toBe(true);
+    const done = await waitForJob(res.body.job.id);
+    expect(done).toMatchObject({ status: 'done', outcome: 'na' });
+    expect(done.tasks[0].steps[0]).toMatchObject({ type: 'optimize', status: 'done', outcome: 'unchanged', outputs: [] });
+    expect(done.results.optimize).toEqual([expect.objectContaining({ taskId: done.tasks[0].id, outcome: 'unchanged', output: null })]);
+    expect(done.deliverables).toEqual([expect.objectContaining({ role: 'source' })]);
+  });
+
+  it('refuses an option out of range with a 400 naming it', async () => {
+    const res = await api('POST', '/jobs/optimize', { body: { sources: [{ file: await onePagePdfBase64(), params: { pdf: { maxImagePpi: 10 } } }] } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'validation_error', param: 'sources[0].params.pdf.maxImagePpi' });
+  });
+});

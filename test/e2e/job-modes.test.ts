@@ -56,7 +56,7 @@ describe('async mode (the default for preflight, fix, previews and POST /jobs)',
     const previews = done.tasks[0].outputArtifacts.filter((a: any) => a.role === 'preview');
     expect(previews.map((p: any) => p.page)).toEqual([1, 2]);
     expect(previews[0]).toMatchObject({ kind: 'image', mimeType: 'image/png', expiresIn: 3600 });
-    expect(done.results.previews).toEqual([{ taskId: done.tasks[0].id, pages: 2 }]);
+    expect(done.results.previews).toEqual([expect.objectContaining({ taskId: done.tasks[0].id, fileType: 'pdf', status: 'done', outcome: 'na', pages: 2 })]);
   });
 });
 

@@ -25,7 +25,9 @@ describe('POST /jobs/previews of a document larger than one batch', () => {
     const pages = step.outputs.filter((a: any) => a.role === 'preview');
     expect(pages.map((a: any) => a.page)).toEqual(Array.from({ length: 45 }, (_, i) => i + 1));
     expect(step.outputs.filter((a: any) => a.role === 'thumbnail').map((a: any) => a.page)).toEqual([1]);
-    expect(job.results.previews).toEqual([{ taskId: task.id, pages: 45 }]);
+    expect(job.results.previews).toEqual([expect.objectContaining({ taskId: task.id, pages: 45 })]);
+    // The previews entry the existing clients read: 45 rendered of the 45 pages the file has (docs/api.md §11 rule 6).
+    expect(step.outputs.at(-1)).toMatchObject({ kind: 'previews', count: 45, total: 45 });
     const finished = task.audit.filter((e: any) => e.event === 'step.finished' && e.stepId === step.id).map((e: any) => e.message);
     expect(finished).toEqual(['The previews step rendered 45 page images; 1 page was not rendered (page 47: The document has 45 pages; page 47 does not exist).']);
 

@@ -177,7 +177,7 @@ describe('the workers under the job pipeline state machine', () => {
     expect(step).toMatchObject({ status: 'done', outcome: 'na' });
     // width 40 wins over dpi: the 5000 pt page fits as well (40 px wide), so every page renders.
     expect(step.outputs.map((o) => [o.role, o.page])).toEqual([1, 2, 3, 4, 5, 6, 7].map((p) => ['preview', p]).concat([['thumbnail', 1]]));
-    expect(step.result).toEqual({ pages: 7, failures: [{ page: 9, reason: 'The document has 7 pages; page 9 does not exist.' }] });
+    expect(step.result).toEqual({ pages: 7, failures: [{ page: 9, reason: 'The document has 7 pages; page 9 does not exist.' }], totalPages: 7 });
     expect(step.runtimeParams).toMatchObject({ format: 'png', width: 40, pages: [1, 2, 3, 4, 5, 6, 7] });
     // The batches' bookkeeping is gone; the images are where the record says.
     const stepPrefix = step.outputs[0]!.key.slice(0, step.outputs[0]!.key.lastIndexOf('/') + 1);

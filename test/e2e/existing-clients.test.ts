@@ -6,7 +6,7 @@
  * deliverables tied to their task (4), times (3).
  */
 import { describe, expect, it } from 'vitest';
-import { api, waitForJob } from './support/client';
+import { api, postForm, waitForJob } from './support/client';
 import { onePagePdfBase64, onePagePdfBytes } from './support/files';
 
 describe('what the existing clients send is accepted (rule 7)', () => {
@@ -37,10 +37,7 @@ describe('what the existing clients send is accepted (rule 7)', () => {
     const bytes = await onePagePdfBytes();
     const upload = await api('POST', '/uploads', { body: { sizeBytes: bytes.length } });
     expect(upload.status).toBe(200);
-    const form = new FormData();
-    for (const [name, value] of Object.entries(upload.body.upload.fields as Record<string, string>)) form.append(name, value);
-    form.append('file', new Blob([Buffer.from(bytes)]), 'card.pdf');
-    expect((await fetch(upload.body.upload.url, { method: 'POST', body: form })).status).toBeLessThan(300);
+    expect((await postForm(upload.body.upload, new Blob([Buffer.from(bytes)]), 'card.pdf')).status).toBeLessThan(300);
     const job = await api('POST', '/jobs/preflight', { body: { sources: [{ fileRef: upload.body.fileRef }] } });
     expect(job.status).toBe(201);
     expect((await waitForJob(job.body.job.id)).tasks[0].fileType).toBe('pdf');

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNELS, FILE_TYPES, OUTCOMES, STATUSES, STEP_TYPES } from '../../lambdas/domain/model';
 import { compareShape, type ShapeOptions } from '../support/json-shape';
-import { api, waitForJob, type ApiResponse } from './support/client';
+import { api, postForm, waitForJob, type ApiResponse } from './support/client';
 import { A5, buildPdf, type PdfSpec } from '../support/pdf-fixtures';
 import { onePagePdfBase64 } from './support/files';
 import { slowSourceServer, type TestServer } from './support/source-server';
@@ -71,10 +71,7 @@ describe.skipIf(!existsSync(REFERENCES))('responses in the shapes the existing c
     // A file uploaded through POST /uploads, fixed by autofix (its JavaScript removed) and validated: job.full.json's situation.
     const bytes = await buildPdf({ ...CARD, documentJavaScript: 'app.alert("hello");', openAction: 'javascript' });
     upload = await api('POST', '/uploads', { body: { mimeType: 'application/pdf', sizeBytes: bytes.length } });
-    const form = new FormData();
-    for (const [name, value] of Object.entries(upload.body.upload.fields as Record<string, string>)) form.append(name, value);
-    form.append('file', new Blob([Buffer.from(bytes)], { type: 'application/pdf' }), 'business-card.pdf');
-    expect((await fetch(upload.body.upload.url, { method: 'POST', body: form })).status).toBeLessThan(300);
+    expect((await postForm(upload.body.upload, new Blob([Buffer.from(bytes)], { type: 'application/pdf' }), 'business-card.pdf')).status).toBeLessThan(300);
     const full = await api('POST', '/jobs', {
       body: {
         channel: 'store',

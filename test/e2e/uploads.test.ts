@@ -6,17 +6,9 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { openAsBlob } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { api, expectErrorShape, waitForJob } from './support/client';
+import { api, expectErrorShape, postForm, waitForJob } from './support/client';
 import { onePagePdfBytes, writeLargePdfFile } from './support/files';
 import { target } from './support/target';
-
-/** The browser-style form POST of §3: every field first, the file last in part `file`. */
-async function postForm(upload: { url: string; fields: Record<string, string> }, file: Blob, fileName = 'upload.pdf'): Promise<Response> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(upload.fields)) form.append(k, v);
-  form.append('file', file, fileName);
-  return fetch(upload.url, { method: 'POST', body: form });
-}
 
 async function createUpload(sizeBytes: number, key?: string | null) {
   const res = await api('POST', '/uploads', { body: { mimeType: 'application/pdf', sizeBytes }, key });

@@ -65,3 +65,11 @@ export function expectErrorShape(res: ApiResponse, status: number, code: string)
   if (!res.headers.get('x-request-id')) problems.push('no x-request-id header');
   if (problems.length) throw new Error(`error response not as the contract says: ${problems.join('; ')}\n${res.text}`);
 }
+
+/** The browser-style form POST of §3 to a POST /uploads answer's `upload`: every field first, the file last in part `file`. */
+export async function postForm(upload: { url: string; fields: Record<string, string> }, file: Blob, fileName = 'upload.pdf'): Promise<Response> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(upload.fields)) form.append(k, v);
+  form.append('file', file, fileName);
+  return fetch(upload.url, { method: 'POST', body: form });
+}

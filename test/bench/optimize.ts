@@ -6,8 +6,9 @@
  *   child process with a time limit (support/bench-child.ts): the median size
  *   reduction (a file kept as it was counts 0), the share of files made
  *   smaller, and the files damaged — the first page rendering differently
- *   after optimizing (`pdftoppm -r 72 -f 1 -l 1`, RMSE > 0.01 on a 0–1 scale,
- *   support/previews-image-compare.ts) or `qpdf --check` worse than for the
+ *   after optimizing (`pdftoppm -r 72 -f 1 -l 1`, RMSE > 0.01 on a 0–1 scale;
+ *   `mutool draw` for the files pdftoppm renders differently from run to run,
+ *   support/optimize-render-compare.ts) or `qpdf --check` worse than for the
  *   original. That count must be 0 (TARGET line); they are listed;
  * - `qpdf --object-streams=generate --recompress-flate --compression-level=9`
  *   (lossless restructuring: its median reduction);
@@ -20,7 +21,8 @@
  * Without the corpus the bench is skipped with a message; without pdftoppm
  * the rendering comparison is, without qpdf or gs their parts are.
  *
- * Options: --limit N (first N files, sorted by name), --timeout S (per file
+ * Options: --limit N (first N files, sorted by name), --only A.pdf,B.pdf
+ * (just these files of the corpus), --timeout S (per file
  * and tool, default 120), --concurrency N (2), --list N (list up to N files
  * per finding, default 20).
  */
@@ -35,18 +37,20 @@ import { forEachConcurrently } from './support/concurrency';
 import type { OptimizeAnswer, OptimizeJob } from './support/optimize-child';
 import { RMSE_LIMIT, summariseSide, type SideOutcome } from './support/optimize-summary';
 import { qpdfWorse, runQpdfCheck, type QpdfCheck } from './support/qpdf-check';
-import { comparePageImages } from './support/previews-image-compare';
+import { FirstPageJudge } from './support/optimize-render-compare';
 import { runTool, toolsAvailable } from './support/run-tool';
 
 const { values } = parseArgs({
   options: {
     limit: { type: 'string' },
+    only: { type: 'string' },
     timeout: { type: 'string', default: '120' },
     concurrency: { type: 'string', default: '2' },
     list: { type: 'string', default: '20' },
   },
 });
 const limit = values.limit === undefined ? Infinity : Number(values.limit);
+const only = values.only === undefined ? null : new Set(values.only.split(','));
 const timeoutMs = Number(values.timeout) * 1000;
 const concurrency = Math.max(1, Number(values.concurrency));
 const listLimit = Number(values.list);
@@ -56,29 +60,12 @@ const corpus = path.join(root, '../shared/corpus/realworld/pdfjs');
 const CHILD = path.join(import.meta.dirname, 'support/optimize-child.ts');
 const withQpdf = toolsAvailable('qpdf');
 const withGs = toolsAvailable('gs');
-const withPdftoppm = toolsAvailable('pdftoppm');
+const judge = new FirstPageJudge(timeoutMs);
+const withPdftoppm = judge.withPdftoppm;
 const pct = (x: number) => (Number.isNaN(x) ? 'n/a' : `${(100 * x).toFixed(1)} %`);
 
 async function qpdfCheck(file: string): Promise<QpdfCheck> {
   return withQpdf ? runQpdfCheck(file, timeoutMs) : { status: null, issues: 0 };
-}
-
-/** The first page at 72 dpi as a PNG, or null when pdftoppm cannot render it. */
-async function firstPage(file: string, prefix: string): Promise<string | null> {
-  if (!withPdftoppm) return null;
-  const run = await runTool('pdftoppm', ['-r', '72', '-f', '1', '-l', '1', '-png', '-singlefile', file, prefix], timeoutMs);
-  const out = `${prefix}.png`;
-  return run.outcome !== 'timeout' && existsSync(out) ? out : null;
-}
-
-/** The output's first page against the original's: RMSE, or renderLost when only the original renders. */
-async function renderCompare(original: string | null, output: string, prefix: string): Promise<Pick<SideOutcome, 'rmse' | 'renderLost'>> {
-  if (!original) return { rmse: null };
-  const page = await firstPage(output, prefix);
-  if (!page) return { rmse: null, renderLost: true };
-  const c = await comparePageImages(page, original);
-  // A page of another size is a visible change whatever the pixels say.
-  return { rmse: c.sizes === 'different' ? Math.max(c.rmse, 1) : c.rmse };
 }
 
 async function main(): Promise<void> {
@@ -86,7 +73,7 @@ async function main(): Promise<void> {
     console.log('bench:optimize skipped — no corpus at ../shared/corpus/realworld/pdfjs.');
     return;
   }
-  const files = readdirSync(corpus).filter((f) => f.toLowerCase().endsWith('.pdf')).sort().slice(0, limit);
+  const files = readdirSync(corpus).filter((f) => f.toLowerCase().endsWith('.pdf') && (!only || only.has(f))).sort().slice(0, limit);
   console.log(`bench:optimize: ${files.length} files of realworld/pdfjs, ${concurrency} at a time.`);
   if (!withPdftoppm) console.log('  pdftoppm not found (apt-get install poppler-utils): the rendering comparison is skipped.');
   if (!withQpdf) console.log('  qpdf not found (apt-get install qpdf): its check and its side are skipped.');
@@ -105,7 +92,7 @@ async function main(): Promise<void> {
       const file = path.join(corpus, name);
       const sizeBefore = statSync(file).size;
       const base = path.join(dir, `f${i}`);
-      const original = await firstPage(file, `${base}-orig`);
+      const original = await judge.original(file, base);
       const child = free.pop()!;
       let a: OptimizeAnswer;
       try {
@@ -117,7 +104,7 @@ async function main(): Promise<void> {
       if (!a.ok) ours.push({ file: name, sizeBefore, sizeAfter: a.name === 'UnprocessableFileError' ? sizeBefore : null, rmse: null, failure: `${a.name}: ${a.message}` });
       else if (!a.changed) ours.push({ file: name, sizeBefore, sizeAfter: sizeBefore, rmse: null });
       else {
-        const [render, before, after] = await Promise.all([renderCompare(original, `${base}-ours.pdf`, `${base}-ours`), qpdfCheck(file), qpdfCheck(`${base}-ours.pdf`)]);
+        const [render, before, after] = await Promise.all([judge.compare(file, original, `${base}-ours.pdf`, `${base}-ours`), qpdfCheck(file), qpdfCheck(`${base}-ours.pdf`)]);
         ours.push({ file: name, sizeBefore, sizeAfter: a.sizeBytes, ...render, qpdfWorse: qpdfWorse(before, after) });
       }
       if (withQpdf) {
@@ -129,7 +116,7 @@ async function main(): Promise<void> {
       if (withGs) {
         const out = `${base}-gs.pdf`;
         const run = await runTool('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', '-dPDFSETTINGS=/printer', `-sOutputFile=${out}`, file], timeoutMs);
-        if (run.outcome === 'ok' && existsSync(out) && statSync(out).size > 0) gs.push({ file: name, sizeBefore, sizeAfter: statSync(out).size, ...(await renderCompare(original, out, `${base}-gs`)) });
+        if (run.outcome === 'ok' && existsSync(out) && statSync(out).size > 0) gs.push({ file: name, sizeBefore, sizeAfter: statSync(out).size, ...(await judge.compare(file, original, out, `${base}-gs`)) });
         else gs.push({ file: name, sizeBefore, sizeAfter: null, rmse: null, failure: run.outcome });
       }
       // This file's outputs and page images go; the directory stays for the other lanes.
@@ -149,6 +136,7 @@ async function main(): Promise<void> {
   console.log(`  Damaged (first page RMSE > ${RMSE_LIMIT}, or qpdf --check worse): ${damaged.length}${withPdftoppm && withQpdf ? '' : ' (not all checks ran)'}.`);
   for (const d of s.renderedDifferently.slice(0, listLimit)) console.log(`    renders differently: ${d.file} (RMSE ${d.rmse === null ? 'page lost' : d.rmse.toFixed(4)})`);
   for (const f of s.qpdfWorse.slice(0, listLimit)) console.log(`    qpdf --check worse: ${f}`);
+  reportUnstable(s);
   console.log(`TARGET damaged files = 0 — ${damaged.length === 0 && withPdftoppm && withQpdf ? 'met' : 'NOT MET'}`);
 
   if (withQpdf) {
@@ -160,6 +148,12 @@ async function main(): Promise<void> {
     console.log(`gs -sDEVICE=pdfwrite -dPDFSETTINGS=/printer: median reduction ${pct(g.medianReduction)}, over all bytes ${pct(g.totalReduction)}, smaller ${g.smaller}/${g.files - g.failed}, ${g.failed} failed; renders the first page differently: ${g.renderedDifferently.length}.`);
     for (const d of g.renderedDifferently.slice(0, Math.min(listLimit, 10))) console.log(`    gs renders differently: ${d.file} (RMSE ${d.rmse === null ? 'page lost' : d.rmse.toFixed(4)})`);
   }
+}
+
+/** The files pdftoppm could not judge because it renders their original differently from run to run. */
+function reportUnstable(s: ReturnType<typeof summariseSide>): void {
+  if (s.judgedByMutool.length) console.log(`  Judged by mutool draw, as pdftoppm renders the original differently on each run: ${s.judgedByMutool.join(', ')}.`);
+  if (s.unstable.length) console.log(`  pdftoppm renders the original differently on each run and no stable renderer could judge (its verdict stands): ${s.unstable.join(', ')}.`);
 }
 
 await main();

@@ -19,6 +19,10 @@ export interface SideOutcome {
   renderLost?: boolean;
   qpdfWorse?: boolean;
   failure?: string;
+  /** pdftoppm rendered the original differently on two runs: MuPDF judged the file (optimize-render-compare.ts). */
+  judgedBy?: 'mutool';
+  /** pdftoppm rendered the original differently on two runs and no stable renderer was at hand. */
+  unstable?: boolean;
 }
 
 export const RMSE_LIMIT = 0.01;
@@ -33,6 +37,10 @@ export interface SideSummary {
   smaller: number;
   renderedDifferently: { file: string; rmse: number | null }[];
   qpdfWorse: string[];
+  /** Files pdftoppm could not judge (unstable on the original) and MuPDF did. */
+  judgedByMutool: string[];
+  /** Files pdftoppm could not judge and no stable renderer could: pdftoppm's verdict stands. */
+  unstable: string[];
 }
 
 export function summariseSide(outcomes: readonly SideOutcome[]): SideSummary {
@@ -48,5 +56,7 @@ export function summariseSide(outcomes: readonly SideOutcome[]): SideSummary {
     smaller: done.filter((o) => o.sizeAfter! < o.sizeBefore).length,
     renderedDifferently: done.filter((o) => o.renderLost || (o.rmse !== null && o.rmse > RMSE_LIMIT)).map((o) => ({ file: o.file, rmse: o.rmse })),
     qpdfWorse: done.filter((o) => o.qpdfWorse).map((o) => o.file),
+    judgedByMutool: done.filter((o) => o.judgedBy === 'mutool').map((o) => o.file),
+    unstable: done.filter((o) => o.unstable).map((o) => o.file),
   };
 }

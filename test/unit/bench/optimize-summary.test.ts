@@ -17,9 +17,11 @@ describe('bench:optimize summary', () => {
       { file: 'c', sizeBefore: 100, sizeAfter: 80, rmse: 0.02, qpdfWorse: true },
       { file: 'd', sizeBefore: 100, sizeAfter: null, rmse: null, failure: 'timeout' },
       { file: 'e', sizeBefore: 100, sizeAfter: 90, rmse: null, renderLost: true },
+      { file: 'f', sizeBefore: 100, sizeAfter: 90, rmse: 0, judgedBy: 'mutool' },
+      { file: 'g', sizeBefore: 100, sizeAfter: 90, rmse: 0.05, unstable: true },
     ]);
-    expect(s).toMatchObject({ files: 5, failed: 1, smaller: 3, qpdfWorse: ['c'] });
-    expect(s.medianReduction).toBeCloseTo(0.15);
-    expect(s.renderedDifferently.map((d) => d.file)).toEqual(['c', 'e']);
+    expect(s).toMatchObject({ files: 7, failed: 1, smaller: 5, qpdfWorse: ['c'], judgedByMutool: ['f'], unstable: ['g'] });
+    expect(s.medianReduction).toBeCloseTo(0.1);
+    expect(s.renderedDifferently.map((d) => d.file)).toEqual(['c', 'e', 'g']);
   });
 });

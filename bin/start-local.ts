@@ -6,8 +6,10 @@
  *   DATA_DIR      where data lives across restarts (default .local/)
  *   DEV_API_KEY   a key registered verbatim for account `local`
  * plus the knobs of lambdas/platform/config.ts (SYNC_WAIT_MS, WEBHOOK_RETRY_SCHEDULE, …),
- * RATE_LIMIT_RPS / RATE_LIMIT_BURST, LOCAL_WORKER_TIMEOUT_MS and LOCAL_PREWARM (default 1:
- * load one environment of each pipeline function in the background once serving; 0: on first use).
+ * RATE_LIMIT_RPS / RATE_LIMIT_BURST, LOCAL_WORKER_TIMEOUT_MS, LOCAL_PREWARM (default 1:
+ * load one environment of each pipeline function in the background once serving; 0: on first use),
+ * LOCAL_GATEWAY_TIMEOUT_MS (the front door's integration timeout, default 29000, API Gateway's)
+ * and LOCAL_COLD_START_MS (each route function's first request waits this long, default 0).
  * Ctrl-C (SIGINT) or SIGTERM stops it gracefully; unfinished jobs resume at the next start.
  */
 import '../lambdas/platform/polyfills';

@@ -34,6 +34,13 @@ export interface HttpServerOptions {
   loadHandler?: (name: string) => Promise<RouteHandler>;
   /** API Gateway gives up on an integration after 29 s. */
   integrationTimeoutMs?: number;
+  /**
+   * A Lambda cold start: the first request to each route function waits this
+   * long before its handler runs (default 0). It counts against the
+   * integration timeout, as in the cloud, so a slow start can be provoked
+   * locally (the sync boundary test, docs/api.md §11 rule 9).
+   */
+  coldStartMs?: number;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -66,13 +73,14 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
   const log = opts.log ?? ((m, e) => console.error(`[api] ${m}`, e ?? ''));
   const load = opts.loadHandler ?? defaultLoadHandler;
   const integrationTimeoutMs = opts.integrationTimeoutMs ?? 29_000;
+  const coldStartMs = opts.coldStartMs ?? 0;
   const handlers = new Map<string, Promise<RouteHandler>>();
 
   /** Imported once per module, like a warm Lambda; a failed import is retried next time. */
   function handlerFor(name: string): Promise<RouteHandler> {
     let h = handlers.get(name);
     if (!h) {
-      h = load(name);
+      h = coldStartMs > 0 ? load(name).then((fn) => new Promise((resolve) => setTimeout(() => resolve(fn), coldStartMs))) : load(name);
       handlers.set(name, h);
       h.catch(() => handlers.delete(name));
     }

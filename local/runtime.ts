@@ -151,6 +151,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       maxBodyBytes: config.maxBodyBytes,
       authorizer: createGatewayAuthorizer({ handler: loadAuthorizer, ttlSeconds: config.authCacheTtlSeconds }),
       throttle: createThrottle(throttleLimitsFrom(env)),
+      integrationTimeoutMs: envInt(env, 'LOCAL_GATEWAY_TIMEOUT_MS'),
+      coldStartMs: envInt(env, 'LOCAL_COLD_START_MS'),
       log,
     });
     // Closed first on stop: no new requests while the rest shuts down.

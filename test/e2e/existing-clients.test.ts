@@ -2,8 +2,10 @@
  * docs/api.md §11: what the clients written for the original service send and
  * read, over HTTP, one test per rule that is not a field shape (those are in
  * reference-shapes.test.ts): request fields accepted (rule 7), the request id
- * header (8), previews outputs (6), profiles by id (10), results and
- * deliverables tied to their task (4), times (3).
+ * header (8), the report's evaluation (5), previews outputs (6), profiles by
+ * id (10), results and deliverables tied to their task (4), times (3). The
+ * sync boundary (9) is test/integration/local/sync-boundary.test.ts, optimize
+ * is optimize.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { api, postForm, waitForJob } from './support/client';
@@ -50,6 +52,25 @@ describe('what the existing clients read', () => {
       expect(res.headers.get('apigw-requestid')).toBeTruthy();
       expect(res.headers.get('apigw-requestid')).toBe(res.headers.get('x-request-id'));
     }
+  });
+
+  it('the preflight report’s evaluation lists the findings a client shows and filters by severity (rule 5)', async () => {
+    const res = await api('POST', '/jobs/preflight', { body: { context: { bleed: { required_mm: 5 } }, sources: [{ file: await onePagePdfBase64() }] } });
+    const report = (await waitForJob(res.body.job.id)).results.preflight[0].report;
+    const evaluation = report.evaluation;
+    const bySeverity = (s: string) => evaluation.findings.filter((f: { severity: string }) => f.severity === s);
+    // The file's standard Helvetica is not embedded: a reject under the default profile.
+    expect(bySeverity('reject').map((f: { ruleId: string }) => f.ruleId)).toContain('fonts.not-embedded');
+    const bleed = evaluation.findings.find((f: { ruleId: string }) => f.ruleId === 'bleed.insufficient');
+    expect(bleed).toMatchObject({ sectionId: 'geometry', severity: 'warn', target: 'pages', page: 1, measured_mm: 3, required_mm: 5, autofix: { available: true, fixId: 'bleed.mirror' } });
+    expect(bleed.locate.boxes[0]).toMatchObject({ page: 1, rect: expect.any(Array) });
+    // The counts agree with the list, as a client's badge and its list must.
+    expect(evaluation.summary).toMatchObject({ fail: bySeverity('reject').length, warn: bySeverity('warn').length, ignored: bySeverity('ignore').length });
+    expect(evaluation.summary.pass).toBe(evaluation.passed.length);
+    expect(evaluation.passed.length).toBeGreaterThan(0);
+    // The snake_case siblings beside it.
+    expect(report.pdf).toBeTruthy();
+    expect(report.pages[0].bleed_pt).toBeDefined();
   });
 
   it('one profile by id, with kind and source; an unknown id is a 404 (rule 10)', async () => {

@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { api, waitForJob } from './support/client';
-import { bloatedPdfBase64, onePagePdfBase64 } from './support/files';
+import sharp from 'sharp';
+import { bloatedPdfBase64, heavyJpegBase64, onePagePdfBase64 } from './support/files';
 
 describe('POST /jobs/optimize', () => {
   it('answers 200 with the smaller file: outcome fixed, role optimized, results.optimize[0].output with both sizes and a download of it', async () => {
@@ -49,6 +50,24 @@ describe('POST /jobs/optimize', () => {
     expect(done.tasks[0].steps[0]).toMatchObject({ type: 'optimize', status: 'done', outcome: 'unchanged', outputs: [] });
     expect(done.results.optimize).toEqual([expect.objectContaining({ taskId: done.tasks[0].id, outcome: 'unchanged', output: null })]);
     expect(done.deliverables).toEqual([expect.objectContaining({ role: 'source' })]);
+  });
+
+  it('re-encodes a raster file with params.raster: smaller, resized to maxEdgePx, metadata stripped, still a JPEG', async () => {
+    const file = await heavyJpegBase64();
+    const res = await api('POST', '/jobs/optimize', { body: { sources: [{ file, name: 'photo.jpg', params: { raster: { quality: 80, maxEdgePx: 800 } } }] } });
+    // Sync (the first test holds it to 200); a cold worker on a busy machine may outlast the wait: 202, then poll.
+    expect([200, 202]).toContain(res.status);
+    const job = res.status === 200 ? res.body.job : await waitForJob(res.body.job.id);
+    expect(job.tasks[0]).toMatchObject({ fileType: 'raster', mimeType: 'image/jpeg' });
+    const entry = job.results.optimize[0];
+    expect(entry).toMatchObject({ fileType: 'raster', status: 'done', outcome: 'fixed' });
+    expect(entry.output.appliedFixes).toEqual(expect.arrayContaining(['raster.resize', 'raster.strip-metadata', 'raster.reencode']));
+    expect(entry.output.sizeBytes).toBeLessThan(entry.output.sizeBytesBefore / 2);
+    const bytes = Buffer.from(await (await fetch(entry.output.downloadUrl)).arrayBuffer());
+    expect(bytes.length).toBe(entry.output.sizeBytes);
+    const meta = await sharp(bytes).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 800, height: 600 });
+    expect(meta.exif).toBeUndefined();
   });
 
   it('refuses an option out of range with a 400 naming it', async () => {

@@ -59,3 +59,25 @@ export async function bloatedPdfBase64(): Promise<string> {
   addPage(doc, stream(doc, busyContent(2), null), font);
   return Buffer.from(await save(doc)).toString('base64');
 }
+
+/** A 1600×1200 photo-like JPEG saved at quality 100 with EXIF: optimize re-encodes it smaller and can resize it. */
+export async function heavyJpegBase64(): Promise<string> {
+  const { default: sharp } = await import('sharp');
+  const width = 1600;
+  const height = 1200;
+  const rgb = Buffer.alloc(width * height * 3);
+  // Smooth gradients with a fine ripple: neither flat (trivially small) nor noise (incompressible).
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 3;
+      rgb[i] = (x * 255) / width;
+      rgb[i + 1] = (y * 255) / height;
+      rgb[i + 2] = 128 + 60 * Math.sin(x / 7) * Math.cos(y / 11);
+    }
+  }
+  const jpeg = await sharp(rgb, { raw: { width, height, channels: 3 } })
+    .withExif({ IFD0: { Copyright: 'Proofline test', Software: 'e2e fixture' } })
+    .jpeg({ quality: 100 })
+    .toBuffer();
+  return jpeg.toString('base64');
+}

@@ -11,14 +11,15 @@
  * here: past the deadline their result is ignored.
  */
 import '../platform/polyfills';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { AutofixStepResult } from '../domain/step-results';
 import { autofix } from '../engine/autofix';
 import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
 import { withinWorkBudget } from './work-budget';
 import type { InvocationContext } from './step-budget';
 import { fixItems, fixParamsOf, recommendedFixes, resolveProfileId } from './step-params';
-import { derivedFileName, extensionForMime, splitFileName } from '../domain/file-names';
+import { keyExtension } from '../domain/blob-keys';
+import { derivedFileName, extensionForMime } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 
 export const autofixWorker: StepWorker = {
@@ -28,7 +29,7 @@ export const autofixWorker: StepWorker = {
     const items = fixItems(step);
     const recommended = await recommendedFixes(services.blobs, graph, step);
     const profileId = resolveProfileId(graph, step);
-    const ext = splitFileName(inputFile.fileName).ext ?? extensionForMime(inputFile.mimeType) ?? 'pdf';
+    const ext = keyExtension(inputFile.fileName).slice(1) || (extensionForMime(inputFile.mimeType) ?? 'pdf');
     const outPath = join(workDir, `fixed.${ext}`);
 
     const fix = await withinWorkBudget(
@@ -47,7 +48,8 @@ export const autofixWorker: StepWorker = {
         ? [
             {
               path: outPath,
-              keyName: fileName,
+              // The key is ours, never the customer's name (domain/blob-keys.ts).
+              keyName: basename(outPath),
               artifact: { kind: 'file', role: 'fixed', mimeType: inputFile.mimeType, fileName },
             },
           ]

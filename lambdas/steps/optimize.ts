@@ -12,14 +12,15 @@
  * step runner records), and no output is kept.
  */
 import '../platform/polyfills';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { OptimizeStepResult } from '../domain/step-results';
 import { resolvePdfParams, resolveRasterParams, type OptimizeParams } from '../engine/optimize/params';
 import { optimizeGuarded, optimizeLimits } from '../engine/guard/optimize-guarded';
 import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
 import { engineTimeoutMs, withinWorkBudget } from './work-budget';
 import type { InvocationContext } from './step-budget';
-import { derivedFileName, extensionForMime, splitFileName } from '../domain/file-names';
+import { keyExtension } from '../domain/blob-keys';
+import { derivedFileName, extensionForMime } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 import type { FileType } from '../domain/model';
 import { optimizeParamsOf } from './step-params';
@@ -29,7 +30,7 @@ export const optimizeWorker: StepWorker = {
   async run({ services, task, step, fileType, inputFile, input, workDir, budget }) {
     const inputPath = await input.local();
     const params = optimizeParamsOf(step);
-    const ext = splitFileName(inputFile.fileName).ext ?? extensionForMime(inputFile.mimeType) ?? (fileType === 'pdf' ? 'pdf' : 'bin');
+    const ext = keyExtension(inputFile.fileName).slice(1) || (extensionForMime(inputFile.mimeType) ?? (fileType === 'pdf' ? 'pdf' : 'bin'));
     const outPath = join(workDir, `optimized.${ext}`);
     const limits = optimizeLimits(services.config);
     const optimized = await withinWorkBudget(
@@ -53,7 +54,8 @@ export const optimizeWorker: StepWorker = {
         ? [
             {
               path: outPath,
-              keyName: fileName,
+              // The key is ours, never the customer's name (domain/blob-keys.ts).
+              keyName: basename(outPath),
               artifact: { kind: 'file', role: 'optimized', mimeType: inputFile.mimeType, fileName },
             },
           ]

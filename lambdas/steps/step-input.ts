@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import type { JobGraph, StoredArtifact, TaskRecord, StepRecord } from '../domain/model';
 import type { Services } from '../domain/ports';
-import { splitFileName } from '../domain/file-names';
+import { keyExtension } from '../domain/blob-keys';
 import { inputFileOf } from './task-graph';
 import { withinWorkBudget } from './work-budget';
 import type { StepBudget } from './step-budget';
@@ -33,8 +33,8 @@ export function stepInput(
 ): { inputFile: StoredArtifact; input: StepInputFile } {
   const inputFile = inputFileOf(graph, task, step);
   if (!inputFile) throw new Error(`task ${task.id} has no ingested source`);
-  const ext = splitFileName(inputFile.fileName).ext;
-  const path = join(workDir, ext ? `input.${ext}` : 'input');
+  // The working file's name is ours too: only a short alphanumeric extension comes from the customer's name.
+  const path = join(workDir, `input${keyExtension(inputFile.fileName)}`);
   let downloaded: Promise<string> | undefined;
   const download = async (): Promise<string> => {
     const done = s.blobs.downloadToFile(inputFile.key, path);

@@ -103,7 +103,7 @@ describe('POST /jobs (async, the default)', () => {
     const stored = await t.services.jobs.getGraph(ACCOUNT_A.accountId, res.body.job.id);
     expect(stored!.tasks[0]!.locator).toEqual({
       kind: 'inline',
-      key: `${ACCOUNT_A.accountId}/jobs/${res.body.job.id}/${task.id}/source/file-1`,
+      key: `${ACCOUNT_A.accountId}/jobs/${res.body.job.id}/${task.id}/source/original`,
       sizeBytes: Buffer.from(PDF_B64, 'base64').length,
     });
     expect(task.source).toBe('file-1');

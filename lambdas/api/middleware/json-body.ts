@@ -2,11 +2,14 @@
  * Reads the body of a POST as JSON (docs/api.md §3, §7): the Content-Type must be
  * JSON (415 otherwise), the body must fit the configured limit (413, pointing
  * the client at POST /uploads, which takes files of any size) and parse (400
- * invalid_json). Bodies API Gateway passes base64-encoded are decoded first.
+ * invalid_json), and carry nothing a parser or the store would read otherwise
+ * than it was sent (400 validation_error naming the field: json-hazards.ts).
+ * Bodies API Gateway passes base64-encoded are decoded first.
  */
 import type { MiddlewareObj } from '@middy/core';
 import { ApiError } from '../../domain/errors';
 import { header, type ApiEvent, type ApiResult } from './http';
+import { findJsonHazard } from './json-hazards';
 
 /** application/json, with or without parameters (charset), and the `+json` family. */
 const JSON_MEDIA_TYPE = /^application\/([a-z0-9.!#$%&'*^_`|~-]+\+)?json$/i;
@@ -49,12 +52,16 @@ export function jsonBody(options: { maxBodyBytes: () => number }): MiddlewareObj
         event.jsonBody = undefined;
         return;
       }
+      let parsed: unknown;
       try {
-        event.jsonBody = JSON.parse(text);
+        parsed = JSON.parse(text);
       } catch (error) {
         const detail = error instanceof SyntaxError ? `: ${error.message}` : '';
         throw new ApiError('invalid_json', `The body is not valid JSON${detail}.`);
       }
+      const hazard = findJsonHazard(text);
+      if (hazard) throw new ApiError('validation_error', `${hazard.param ?? 'request body'}: ${hazard.message}`, hazard.param);
+      event.jsonBody = parsed;
     },
   };
 }

@@ -97,6 +97,16 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     });
   });
 
+  // What Node's parser refuses before a request exists (headers over its 16 KB, malformed HTTP)
+  // is answered in the contract's error shape too, not with Node's bare status line.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    socket.end(rawErrorResponse(err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'validation_error', err.code));
+  });
+
   async function serve(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
     const receivedAt = new Date();
     const method = req.method ?? 'GET';
@@ -251,6 +261,16 @@ function sendError(res: http.ServerResponse, requestId: string, code: ErrorCode,
     ...requestIdHeaders(requestId),
   });
   res.end(body);
+}
+
+/** A whole HTTP/1.1 error response for a connection Node's parser gave up on. */
+export function rawErrorResponse(code: 'headers_too_large' | 'validation_error', parserCode?: string): string {
+  const requestId = randomUUID();
+  const message = code === 'headers_too_large' ? undefined : `The request is not valid HTTP/1.1${parserCode ? ` (${parserCode})` : ''}.`;
+  const body = JSON.stringify(errorBody(code, message ?? ERROR_CODES[code].title, requestId));
+  const status = ERROR_CODES[code].status;
+  const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), connection: 'close', ...requestIdHeaders(requestId) };
+  return `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${body}`;
 }
 
 function isProxyResult(v: unknown): v is APIGatewayProxyResult {

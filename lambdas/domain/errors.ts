@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, title: 'The body is too large; upload files with POST /uploads.' },
   unsupported_media_type: { status: 415, title: 'The body must be JSON (Content-Type: application/json).' },
   rate_limited: { status: 429, title: 'Too many requests; retry after the time in Retry-After.' },
+  headers_too_large: { status: 431, title: 'The request headers are too large.' },
   internal_error: { status: 500, title: 'Something went wrong on our side.' },
   bad_gateway: { status: 502, title: 'The service failed to answer the request.' },
   service_unavailable: { status: 503, title: 'The service is temporarily unavailable.' },

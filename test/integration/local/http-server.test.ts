@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import net from 'node:net';
 import type { APIGatewayAuthorizerResult, APIGatewayProxyEvent, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
 import { startHttpServer, type HttpServer, type RouteHandler } from '../../../local/http-server';
 import { createGatewayAuthorizer } from '../../../local/gateway-authorizer';
@@ -37,6 +38,17 @@ const handlers: Record<string, RouteHandler> = {
   'get-profile': async () => ({ nonsense: true }) as never,
   'create-upload': async () => ({ statusCode: 200, body: Buffer.from([0, 1, 2, 255]).toString('base64'), isBase64Encoded: true, headers: { 'content-type': 'application/octet-stream' } }),
 };
+
+/** Sends `request` as raw bytes and returns all the server wrote before closing. */
+function rawExchange(port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
+  });
+}
 
 describe('the local HTTP front door', () => {
   let server: HttpServer;
@@ -110,6 +122,17 @@ describe('the local HTTP front door', () => {
     const streamed = await fetch(url('/jobs'), { method: 'POST', headers: auth(), body: chunks, duplex: 'half' } as RequestInit);
     await expectError(streamed, 413, 'payload_too_large');
     expect(seen).toEqual([]);
+  });
+
+  it('answers headers over 16 KB with 431 headers_too_large in the error shape, and malformed HTTP with a 400, both with a request id', async () => {
+    await expectError(await fetch(url('/jobs'), { headers: auth('x'.repeat(20_000)) }), 431, 'headers_too_large');
+    const raw = await rawExchange(server.port, 'GARBAGE / HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw).toMatch(/\r\napigw-requestid: [0-9a-f-]{36}\r\n/);
+    expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ error: true, code: 'validation_error' });
+    expect(seen).toEqual([]);
+    // The front door is still up.
+    expect((await fetch(url('/health'))).status).toBe(200);
   });
 
   it('refuses a request without Authorization with 401 and WWW-Authenticate, without calling the authoriser', async () => {

@@ -12,6 +12,7 @@
  * unfinished, so a restart loses nothing.
  */
 import '../lambdas/platform/polyfills';
+import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { JOB_TERMINAL_PATTERN } from '../step-definitions/events';
 import { createAwsServices } from '../lambdas/adapters/aws';
@@ -103,13 +104,19 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     cleanup.push(() => standins.stop());
     // Undone late: handlers still finishing during shutdown keep these services.
     cleanup.push(async () => setServices(undefined));
-    const storage: StorageGateway = await startStorageGateway({ upstream: standins.s3rver, port: storagePort, region, credentials: S3RVER_CREDENTIALS, log });
+    const storage: StorageGateway = await startStorageGateway({ upstream: standins.s3rver, upstreamToken: standins.s3rverToken, port: storagePort, region, credentials: S3RVER_CREDENTIALS, log });
     cleanup.push(() => storage.close());
+
+    // The API's port is needed before it listens: no job may name any of the runtime's own ports
+    // (in this order, which tests rely on: API, storage gateway, s3rver, dynalite).
+    const apiPort = port === 0 ? await freeLoopbackPort() : port;
+    const ownPorts = [apiPort, storage.port, ...[standins.s3rver, standins.dynamodb].map((u) => Number(new URL(u).port))];
 
     // The main thread's SDK clients resolve credentials from process.env.
     useStandInCredentials();
     useStandInCredentials(env);
     Object.assign(env, {
+      LOCAL_RESERVED_PORTS: ownPorts.join(','),
       AWS_REGION: region,
       DYNAMODB_ENDPOINT: standins.dynamodb,
       S3_ENDPOINT: storage.url,
@@ -147,7 +154,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const key = await localKey(services, config.devApiKey);
 
     const http: HttpServer = await startHttpServer({
-      port,
+      port: apiPort,
       maxBodyBytes: config.maxBodyBytes,
       authorizer: createGatewayAuthorizer({ handler: loadAuthorizer, ttlSeconds: config.authCacheTtlSeconds }),
       throttle: createThrottle(throttleLimitsFrom(env)),
@@ -250,6 +257,18 @@ async function refuseIfRunning(dataDir: string): Promise<void> {
   if (info && info.pid !== process.pid && (await isRunning(info))) {
     throw new DataDirInUseError(`A local runtime (pid ${info.pid}) already uses ${dataDir} at ${info.endpoints.api}; stop it or choose another DATA_DIR.`);
   }
+}
+
+/** A loopback port free right now (the API's, when it is to be ephemeral; taken again at once, so a race is unlikely). */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolvePort(port));
+    });
+  });
 }
 
 function envInt(env: NodeJS.ProcessEnv, name: string): number | undefined {

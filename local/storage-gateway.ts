@@ -27,13 +27,16 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { authorisePost, objectKey, S3Refusal, type AcceptedPost, type FormFields } from './post-policy';
 import { isPresignedV4, verifyPresignedRequest } from './presigned-url-check';
+import { S3RVER_TOKEN_HEADER, s3rverClient } from './standins';
 
 export interface StorageGatewayOptions {
   /** s3rver's base URL (http://127.0.0.1:port). */
   upstream: string;
+  /** The token s3rver's port admits (standins.ts). */
+  upstreamToken: string;
   /** 0 = ephemeral. */
   port: number;
   host?: string;
@@ -56,14 +59,7 @@ const DRAIN_GRACE_MS = 5_000;
 export async function startStorageGateway(opts: StorageGatewayOptions): Promise<StorageGateway> {
   const upstream = new URL(opts.upstream);
   const log = opts.log ?? ((m, e) => console.error(`[storage] ${m}`, e ?? ''));
-  const s3rver = new S3Client({
-    endpoint: opts.upstream,
-    region: opts.region,
-    forcePathStyle: true,
-    credentials: opts.credentials,
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const s3rver = s3rverClient({ endpoint: opts.upstream, token: opts.upstreamToken, region: opts.region, credentials: opts.credentials });
   const tmpRoot = await mkdtemp(join(tmpdir(), 'proofline-post-'));
   const secretFor = (id: string) => (id === opts.credentials.accessKeyId ? opts.credentials.secretAccessKey : undefined);
 
@@ -90,7 +86,7 @@ export async function startStorageGateway(opts: StorageGatewayOptions): Promise<
 
   function passThrough(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): void {
     const upstreamReq = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, [S3RVER_TOKEN_HEADER]: opts.upstreamToken } },
       (upstreamRes) => {
         res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.rawHeaders);
         upstreamRes.pipe(res);

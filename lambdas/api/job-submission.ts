@@ -22,7 +22,7 @@ export type SubmissionMode = { sync: true } | { sync: false; markPending: boolea
 export async function submitJob(event: ApiEvent, request: JobRequest, mode: SubmissionMode, context?: Partial<Pick<Context, 'getRemainingTimeInMillis'>>): Promise<ApiResult> {
   const svc = services();
   const caller = callerOf(event);
-  assertRequestUrlsAllowed(request, svc.config.networkMode);
+  assertRequestUrlsAllowed(request, svc.config.networkMode, svc.config.reservedPorts);
   const created = await createJob(svc, caller, request);
   const presentDeps = { blobs: svc.blobs, expiresIn: svc.config.downloadUrlExpiresSeconds };
 

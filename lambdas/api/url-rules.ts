@@ -10,14 +10,14 @@ import type { JobRequest } from '../domain/use-cases/job-request';
 import type { NetworkMode } from '../platform/config';
 import { checkUrl } from '../platform/net/url-policy';
 
-function assertAllowed(url: string, mode: NetworkMode, param: string): void {
-  const check = checkUrl(url, mode);
+function assertAllowed(url: string, mode: NetworkMode, reservedPorts: readonly number[], param: string): void {
+  const check = checkUrl(url, mode, reservedPorts);
   if (!check.ok) throw new ApiError('validation_error', `${param}: ${check.reason}`, param);
 }
 
-export function assertRequestUrlsAllowed(request: JobRequest, mode: NetworkMode): void {
+export function assertRequestUrlsAllowed(request: JobRequest, mode: NetworkMode, reservedPorts: readonly number[] = []): void {
   request.sources.forEach((source, i) => {
-    if (source.input.kind === 'url') assertAllowed(source.input.url, mode, `sources[${i}].url`);
+    if (source.input.kind === 'url') assertAllowed(source.input.url, mode, reservedPorts, `sources[${i}].url`);
   });
-  if (request.webhook) assertAllowed(request.webhook.url, mode, 'webhook.url');
+  if (request.webhook) assertAllowed(request.webhook.url, mode, reservedPorts, 'webhook.url');
 }

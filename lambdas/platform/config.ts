@@ -25,6 +25,11 @@ export interface RuntimeConfig {
    * loopback addresses only.
    */
   networkMode: NetworkMode;
+  /**
+   * Local runtime only: its own ports (API, storage, the stand-ins), which no
+   * source URL or webhook may name (LOCAL_RESERVED_PORTS, set by the runtime).
+   */
+  reservedPorts: number[];
   /** How long sync mode waits for a terminal job (contract: 27 s). */
   syncWaitMs: number;
   /** Delays in seconds before retries 2..8 of a webhook (contract: 5 s … 10 h). */
@@ -116,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     },
     s3ForcePathStyle: env.S3_FORCE_PATH_STYLE === 'true' || Boolean(env.S3_ENDPOINT),
     networkMode: env.NETWORK_MODE === 'local' ? 'local' : 'cloud',
+    reservedPorts: (env.LOCAL_RESERVED_PORTS ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0),
     syncWaitMs: int(env, 'SYNC_WAIT_MS', 27_000),
     webhookRetryScheduleSeconds: parseSchedule(env.WEBHOOK_RETRY_SCHEDULE),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000),

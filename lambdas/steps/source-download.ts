@@ -24,6 +24,8 @@ export interface SourceDownloadOptions {
   maxBytes: number;
   timeoutMs: number;
   mode: NetworkMode;
+  /** The local runtime's own ports, never a source (url-policy.ts). */
+  reservedPorts?: readonly number[];
 }
 
 export interface SourceDownload {
@@ -74,6 +76,7 @@ export async function downloadSource(url: string, opts: SourceDownloadOptions): 
           timeoutMs: opts.timeoutMs,
           maxRedirects: MAX_SOURCE_REDIRECTS,
           mode: opts.mode,
+          reservedPorts: opts.reservedPorts,
         }),
         deadline.signal,
       );

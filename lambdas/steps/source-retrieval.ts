@@ -96,6 +96,7 @@ async function retrieveUrl(
     maxBytes: s.config.maxSourceBytes,
     timeoutMs: s.config.sourceFetchTimeoutMs,
     mode: s.config.networkMode,
+    reservedPorts: s.config.reservedPorts,
   });
   checkSize(download.sizeBytes, s.config.maxSourceBytes);
   const fetchedAt = iso(s.clock.now());

@@ -21,7 +21,7 @@ export interface WebhookDeps {
   jobs: JobStore;
   keys: KeyStore;
   clock: Clock;
-  config: { networkMode: NetworkMode; webhookTimeoutMs: number; webhookRetryScheduleSeconds: number[] };
+  config: { networkMode: NetworkMode; reservedPorts?: readonly number[]; webhookTimeoutMs: number; webhookRetryScheduleSeconds: number[] };
   /** The body for a job (the contract's webhook payload). */
   buildPayload: (graph: JobGraph) => unknown;
   random?: () => number;
@@ -80,6 +80,7 @@ async function post(deps: WebhookDeps, graph: JobGraph, attempt: number, last: b
       timeoutMs,
       maxRedirects: 0,
       mode: deps.config.networkMode,
+      reservedPorts: deps.config.reservedPorts,
     });
     statusCode = res.statusCode;
     // The answer is the status; the body is read only to let the connection finish.

@@ -46,6 +46,8 @@ export interface GuardedRequestOptions {
    */
   maxRedirects: number;
   mode: NetworkMode;
+  /** Ports no request may go to (the local runtime's own; url-policy.ts). */
+  reservedPorts?: readonly number[];
   /** Name resolution to guard instead of the system's (tests, custom resolvers). */
   resolve?: LookupFunction;
 }
@@ -131,8 +133,8 @@ function redirected(hop: Hop, status: number, next: URL): Hop {
   return { url: next, method, headers, body };
 }
 
-function allowed(raw: string, mode: NetworkMode): URL {
-  const check = checkUrl(raw, mode);
+function allowed(raw: string, opts: Pick<GuardedRequestOptions, 'mode' | 'reservedPorts'>): URL {
+  const check = checkUrl(raw, opts.mode, opts.reservedPorts);
   if (!check.ok) throw new UrlNotAllowedError(check.reason, raw);
   return check.url;
 }
@@ -141,7 +143,7 @@ export async function guardedRequest(url: string, opts: GuardedRequestOptions): 
   const lookup = opts.resolve ? guardedLookup(opts.mode, opts.resolve) : systemGuards[opts.mode];
   const deadline = Date.now() + opts.timeoutMs;
   const headers: Record<string, string> = { 'user-agent': 'Proofline', ...(opts.headers ?? {}) };
-  let hop: Hop = { url: allowed(url, opts.mode), method: opts.method ?? 'GET', headers, body: opts.body };
+  let hop: Hop = { url: allowed(url, opts), method: opts.method ?? 'GET', headers, body: opts.body };
 
   for (let redirects = 0; ; redirects++) {
     const res = await send(hop, opts, deadline, lookup);
@@ -159,6 +161,6 @@ export async function guardedRequest(url: string, opts: GuardedRequestOptions): 
     } catch {
       throw new UrlNotAllowedError('the redirect Location is not a valid URL', location);
     }
-    hop = redirected(hop, status, allowed(target, opts.mode));
+    hop = redirected(hop, status, allowed(target, opts));
   }
 }

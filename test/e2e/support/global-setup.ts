@@ -55,6 +55,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       revocationWindowMs: 60_000,
       dataDir: null,
       port: null,
+      ownPorts: [],
     };
     project.provide('e2eTarget', t);
     return async () => {};
@@ -77,6 +78,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     revocationWindowMs: 1000 * Number(LOCAL_KNOBS.AUTH_CACHE_TTL_SECONDS) + 500,
     dataDir,
     port,
+    ownPorts: runtime.config.reservedPorts,
   };
   project.provide('e2eTarget', t);
   return async () => {

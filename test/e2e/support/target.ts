@@ -28,6 +28,8 @@ export interface E2ETarget {
   /** Local only: DATA_DIR and PORT of the runtime, for the keys CLI. */
   dataDir: string | null;
   port: number | null;
+  /** Local only: the runtime's own ports (API, storage gateway, s3rver, dynalite), which no job may name. */
+  ownPorts: number[];
 }
 
 declare module 'vitest' {

@@ -37,7 +37,7 @@ describe('the storage gateway in front of s3rver', () => {
 
   beforeAll(async () => {
     standins = await startStandins({ region: REGION, tableName: 'proofline-gw', bucketName: BUCKET });
-    gateway = await startStorageGateway({ upstream: standins.s3rver, port: 0, region: REGION, credentials: S3RVER_CREDENTIALS, log: () => {} });
+    gateway = await startStorageGateway({ upstream: standins.s3rver, upstreamToken: standins.s3rverToken, port: 0, region: REGION, credentials: S3RVER_CREDENTIALS, log: () => {} });
     client = new S3Client({
       region: REGION,
       endpoint: gateway.url,

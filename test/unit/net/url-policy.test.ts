@@ -66,6 +66,15 @@ describe('checkUrl in the cloud', () => {
       expect(refused(raw, 'cloud'), raw).toMatch(/host name/);
     }
   });
+
+  it('refuses special-use names that no public host has (RFC 6761, RFC 7686), but not names that merely contain them', () => {
+    for (const raw of ['https://hook.invalid/', 'https://shop.test/cb', 'https://a.b.example/', 'https://x.onion/', 'https://HOOK.TEST./']) {
+      expect(refused(raw, 'cloud'), raw).toMatch(/special-use name/);
+    }
+    for (const raw of ['https://test.com/', 'https://invalid.example.com/', 'https://hooks.contest.io/']) {
+      expect(checkUrl(raw, 'cloud').ok, raw).toBe(true);
+    }
+  });
 });
 
 describe('checkUrl in the local runtime', () => {
@@ -79,6 +88,22 @@ describe('checkUrl in the local runtime', () => {
     for (const raw of ['http://example.com/', 'http://10.0.0.1/', 'http://169.254.169.254/', 'http://0.0.0.0/', 'http://[fe80::1]/', 'http://192.168.1.20:3000/']) {
       expect(refused(raw, 'local'), raw).toMatch(/loopback/);
     }
+  });
+
+  it('refuses the runtime’s own ports, spelled or implied, and accepts the others', () => {
+    const own = [3000, 3001, 45123, 80];
+    for (const raw of ['http://127.0.0.1:3001/proofline-files/acct/jobs/x', 'http://localhost:3000/health', 'http://[::1]:45123/', 'http://127.0.0.1/', 'http://127.0.0.1:80/']) {
+      const r = checkUrl(raw, 'local', own);
+      expect(r.ok, raw).toBe(false);
+      if (!r.ok) expect(r.reason).toMatch(/local runtime's own/);
+    }
+    expect(checkUrl('https://127.0.0.1/', 'local', own).ok).toBe(true);
+    expect(checkUrl('http://127.0.0.1:3002/', 'local', own).ok).toBe(true);
+  });
+
+  it('refuses credentials in the URL, as in the cloud', () => {
+    expect(refused('http://user:pw@127.0.0.1:4000/hook', 'local')).toMatch(/credentials/);
+    expect(refused('http://user@localhost:4000/', 'local')).toMatch(/credentials/);
   });
 
   it('refuses schemes other than http and https', () => {

@@ -3,11 +3,21 @@
  * a browser saves the file under its original name. RFC 6266: an ASCII
  * `filename` fallback for old clients and the exact name in `filename*`
  * (RFC 5987 percent-encoded UTF-8).
+ *
+ * The name is the customer's: only its last path segment is offered (a name
+ * `../../../etc/passwd` must not suggest a path to save to), without control
+ * characters and without the bidirectional controls that make `invoice‮fdp.exe`
+ * display as `invoiceexe.pdf` (RFC 6266 §4.3 asks recipients to do the same;
+ * we do not rely on them).
  */
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 export function attachmentDisposition(fileName: string): string {
+  const lastSegment = fileName.split(/[\\/]/).filter((s) => s.trim() !== '' && s !== '.' && s !== '..').pop() ?? '';
   const clean =
-    fileName
-      .replace(/[\u0000-\u001f\u007f]/g, '')
+    lastSegment
+      .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+      .replace(BIDI_CONTROLS, '')
       // A lone surrogate would make encodeURIComponent throw.
       .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
       .trim() || 'download';

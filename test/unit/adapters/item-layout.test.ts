@@ -16,7 +16,6 @@ import {
 } from '../../../lambdas/adapters/aws/dynamo-items';
 import { assertStepFits, fitsInline, InlineResultTooLargeError, MAX_INLINE_RESULT_BYTES } from '../../../lambdas/adapters/aws/inline-result-limit';
 import { decodeResponse, encodeResponse } from '../../../lambdas/adapters/aws/dynamo-idempotency-store';
-import { attachmentDisposition } from '../../../lambdas/adapters/aws/content-disposition';
 import { decodeListCursor, encodeListCursor } from '../../../lambdas/adapters/aws/dynamo-job-list';
 import { ulidIdSource } from '../../../lambdas/domain/ids';
 import { makeJobGraph } from '../../integration/adapters/job-fixtures';
@@ -105,18 +104,5 @@ describe('stored idempotent responses', () => {
     expect(encoded.body).toBeUndefined();
     expect(encoded.bodyGzip!.byteLength).toBeLessThan(large.body.length / 4);
     expect(decodeResponse(encoded)).toEqual(large);
-  });
-});
-
-describe('download dispositions', () => {
-  it('gives an ASCII fallback and the exact UTF-8 name', () => {
-    expect(attachmentDisposition('card.pdf')).toBe(`attachment; filename="card.pdf"; filename*=UTF-8''card.pdf`);
-    expect(attachmentDisposition('Café (1).pdf')).toBe(`attachment; filename="Cafe (1).pdf"; filename*=UTF-8''Caf%C3%A9%20%281%29.pdf`);
-  });
-
-  it('survives control characters, quotes, backslashes and broken surrogates', () => {
-    const value = attachmentDisposition('a"b\\c\r\nd\ud800.pdf');
-    expect(value).toBe(`attachment; filename="a_b_cd_.pdf"; filename*=UTF-8''a%22b%5Ccd%EF%BF%BD.pdf`);
-    expect(attachmentDisposition('\u0000')).toBe(`attachment; filename="download"; filename*=UTF-8''download`);
   });
 });

@@ -84,6 +84,13 @@ export interface WebhookTarget {
   headers?: Record<string, string>;
 }
 
+/** The webhook attempt a run is making now (webhook-attempt.ts): no other run makes it until `untilMs`. */
+export interface WebhookClaim {
+  attempt: number;
+  /** Epoch ms when the claim lapses, should its run die before recording the delivery. */
+  untilMs: number;
+}
+
 export interface WebhookDelivery {
   attempt: number;
   at: string;
@@ -123,7 +130,7 @@ export interface JobRecord {
   customerEmail: string | null;
   policy: { onFail: OnFail };
   context: OrderContext | null;
-  webhook: (WebhookTarget & { deliveries: WebhookDelivery[] }) | null;
+  webhook: (WebhookTarget & { deliveries: WebhookDelivery[]; claim?: WebhookClaim }) | null;
   review: Review | null;
   taskIds: string[];
   /** When the job became terminal (summary.finalized). */

@@ -86,6 +86,12 @@ export interface JobStore {
 
   appendAudit(jobId: string, taskId: string, entry: AuditEntry): Promise<void>;
   appendWebhookDelivery(jobId: string, delivery: WebhookDelivery): Promise<void>;
+  /**
+   * Claims attempt `attempt` of the job's webhook for one run, by a conditional
+   * write: true when no run holds a claim on this or a later attempt, or the
+   * holder's claim has lapsed (nowMs past its untilMs); false otherwise.
+   */
+  claimWebhookAttempt(jobId: string, attempt: number, nowMs: number, untilMs: number): Promise<boolean>;
   /** Records a review once; false when the job already has one. Updates canProceed. */
   recordReview(jobId: string, review: Review, canProceed: boolean): Promise<boolean>;
   /** Removes the job and everything stored under it in the table. */

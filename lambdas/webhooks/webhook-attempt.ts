@@ -7,6 +7,14 @@
  * so an attempt already recorded is not sent again, a job already delivered is
  * left alone, and a run that finds later attempts recorded than its own stops,
  * because another run is ahead of it.
+ *
+ * Two copies of one attempt running at the same moment would both find it
+ * unrecorded, so before posting a run claims the attempt with a conditional
+ * write (JobStore.claimWebhookAttempt). The copy that loses does not post: it
+ * fails with WebhookAttemptBusyError, and its retry (Lambda's for the first
+ * attempt, the state machine's for the others) finds the delivery recorded. A
+ * claim lapses CLAIM_MARGIN_MS after the request's own timeout, so a run that
+ * died before recording does not keep the attempt from ever being made.
  */
 import type { JobGraph, WebhookDelivery } from '../domain/model';
 import { isTerminal } from '../domain/model';
@@ -31,6 +39,17 @@ export type AttemptResult =
   /** Nothing more to do: delivered, given up, no webhook, or another run is ahead. */
   | { done: true; why: 'delivered' | 'given_up' | 'no_webhook' | 'superseded' }
   | { done: false; nextAttempt: number; delaySeconds: number };
+
+/** How long a claim outlives the webhook request's timeout: time to record the delivery. */
+export const CLAIM_MARGIN_MS = 30_000;
+
+/** Another run is making this attempt right now; the caller retries later and then finds it recorded. */
+export class WebhookAttemptBusyError extends Error {
+  constructor(jobId: string, attempt: number) {
+    super(`attempt ${attempt} of job ${jobId}'s webhook is being made by another run`);
+    this.name = 'WebhookAttemptBusyError';
+  }
+}
 
 /** The job is not terminal yet (a read that lags the write); the caller retries later. */
 export class JobNotTerminalError extends Error {
@@ -111,6 +130,14 @@ export async function runWebhookAttempt(deps: WebhookDeps, jobId: string, attemp
   if (attempt > limit) return { done: true, why: 'given_up' };
 
   const recorded = deliveries.find((d) => d.attempt === attempt);
+  if (!recorded) {
+    const now = deps.clock.now().getTime();
+    if (!(await deps.jobs.claimWebhookAttempt(jobId, attempt, now, now + deps.config.webhookTimeoutMs + CLAIM_MARGIN_MS))) {
+      const claim = (await deps.jobs.getGraphById(jobId))?.job.webhook?.claim;
+      if (claim && claim.attempt > attempt) return { done: true, why: 'superseded' };
+      throw new WebhookAttemptBusyError(jobId, attempt);
+    }
+  }
   const delivery = recorded ?? (await post(deps, graph, attempt, attempt >= limit));
   if (isSuccess(delivery)) return { done: true, why: 'delivered' };
 

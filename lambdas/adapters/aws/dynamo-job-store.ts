@@ -213,6 +213,26 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
       }
     },
 
+    async claimWebhookAttempt(jobId, attempt, nowMs, untilMs) {
+      const x = new ExpressionBuilder();
+      const claim = x.name('webhook.claim');
+      const claimAttempt = x.name('webhook.claim.attempt');
+      const claimUntil = x.name('webhook.claim.untilMs');
+      const update = `SET ${claim} = ${x.value({ attempt, untilMs })}`;
+      const condition =
+        `attribute_exists(${x.name('pk')}) AND attribute_type(${x.name('webhook')}, ${x.value('M')}) AND ` +
+        `(attribute_not_exists(${claim}) OR ${claimAttempt} < ${x.value(attempt)} OR (${claimAttempt} = ${x.value(attempt)} AND ${claimUntil} < ${x.value(nowMs)}))`;
+      try {
+        await client.send(
+          new UpdateCommand({ TableName: tableName, Key: jobItemKey(jobId), UpdateExpression: update, ConditionExpression: condition, ...x.params() }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
+    },
+
     async recordReview(jobId, review: Review, canProceed: boolean) {
       const x = new ExpressionBuilder();
       const update = x.set({ review, canProceed, modifiedAt: review.at });

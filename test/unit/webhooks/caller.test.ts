@@ -125,6 +125,31 @@ describe('the first delivery of a job-terminal event', () => {
     expect(await deliveries(job.jobId)).toHaveLength(1);
   });
 
+  it('delivers once when two copies of the same event run at the same moment; the loser fails so that its retry finds the delivery', async () => {
+    const job = await finishedJob();
+    const runs = await Promise.allSettled([handler(terminalEvent(job)), handler(terminalEvent(job)), handler(terminalEvent(job))]);
+    expect(receiver.received).toHaveLength(1);
+    expect(await deliveries(job.jobId)).toHaveLength(1);
+    const refused = runs.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.name);
+    expect(refused).toEqual(['WebhookAttemptBusyError', 'WebhookAttemptBusyError']);
+    // The retry of a loser: the delivery is recorded, nothing is sent again.
+    await handler(terminalEvent(job));
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('lets a later run make an attempt whose claim lapsed without a delivery (its run died)', async () => {
+    const job = await finishedJob();
+    const now = Date.now();
+    expect(await t.services.jobs.claimWebhookAttempt(job.jobId, 1, now, now - 1)).toBe(true);
+    await handler(terminalEvent(job));
+    expect(receiver.received).toHaveLength(1);
+    // A claim still running blocks the same attempt.
+    const other = await finishedJob();
+    expect(await t.services.jobs.claimWebhookAttempt(other.jobId, 1, now, now + 60_000)).toBe(true);
+    await expect(handler(terminalEvent(other))).rejects.toMatchObject({ name: 'WebhookAttemptBusyError' });
+    expect(receiver.received).toHaveLength(1);
+  });
+
   it('counts a receiver that does not answer in time as a failed attempt', async () => {
     const job = await finishedJob();
     receiver.script(['hang']);

@@ -57,10 +57,13 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
     const x = new ExpressionBuilder();
     const update = x.set({ ...fields, status: to });
     const condition = `attribute_exists(${x.name('pk')}) AND ${x.in('status', from)}`;
+    return conditionalUpdate(key, update, condition, x);
+  }
+
+  /** One UpdateItem under a condition: false when the condition does not hold. */
+  async function conditionalUpdate(key: ItemKey, update: string, condition: string, x: ExpressionBuilder): Promise<boolean> {
     try {
-      await client.send(
-        new UpdateCommand({ TableName: tableName, Key: key, UpdateExpression: update, ConditionExpression: condition, ...x.params() }),
-      );
+      await client.send(new UpdateCommand({ TableName: tableName, Key: key, UpdateExpression: update, ConditionExpression: condition, ...x.params() }));
       return true;
     } catch (error) {
       if (isConditionalCheckFailed(error)) return false;
@@ -222,15 +225,7 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
       const condition =
         `attribute_exists(${x.name('pk')}) AND attribute_type(${x.name('webhook')}, ${x.value('M')}) AND ` +
         `(attribute_not_exists(${claim}) OR ${claimAttempt} < ${x.value(attempt)} OR (${claimAttempt} = ${x.value(attempt)} AND ${claimUntil} < ${x.value(nowMs)}))`;
-      try {
-        await client.send(
-          new UpdateCommand({ TableName: tableName, Key: jobItemKey(jobId), UpdateExpression: update, ConditionExpression: condition, ...x.params() }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return false;
-        throw error;
-      }
+      return conditionalUpdate(jobItemKey(jobId), update, condition, x);
     },
 
     async recordReview(jobId, review: Review, canProceed: boolean) {
@@ -240,15 +235,7 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
       const condition =
         `attribute_exists(${x.name('pk')}) AND (attribute_not_exists(${reviewName}) OR ${reviewName} = ${x.value(null)}) ` +
         `AND ${x.in('status', TERMINAL_STATUSES)}`;
-      try {
-        await client.send(
-          new UpdateCommand({ TableName: tableName, Key: jobItemKey(jobId), UpdateExpression: update, ConditionExpression: condition, ...x.params() }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return false;
-        throw error;
-      }
+      return conditionalUpdate(jobItemKey(jobId), update, condition, x);
     },
 
     async deleteJob(jobId) {

@@ -22,7 +22,17 @@ export const httpHeaders = z
   .refine((h) => Object.keys(h).length <= MAX_HEADERS, `at most ${MAX_HEADERS} headers`)
   .meta({ description: 'HTTP headers to send with the request (e.g. Authorization).' });
 
-export const absoluteUrl = z.string().min(1).max(4096);
+/** C0 controls and DEL: no file name or URL needs them, and in a URL a CR or LF is silently dropped by the parser, so what is checked is not what was sent. */
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/** Half of a UTF-16 surrogate pair without the other half: not text in any encoding; it cannot be stored as UTF-8. */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export const absoluteUrl = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((v) => !CONTROL_CHARACTERS.test(v), 'must not contain control characters such as CR, LF or tab (percent-encode them)');
 
 /** `type/subtype` with optional parameters, as RFC 6838 allows. */
 const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/i;

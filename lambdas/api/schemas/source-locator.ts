@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { isId } from '../../domain/ids';
 import type { SourceInput } from '../../domain/use-cases/job-request';
-import { absoluteUrl, httpHeaders, mimeType } from './common';
+import { absoluteUrl, CONTROL_CHARACTERS, httpHeaders, LONE_SURROGATE, mimeType } from './common';
 
 /**
  * Standard or URL-safe base64, padding optional, whitespace (MIME line breaks)
@@ -40,7 +40,13 @@ export const fileRef = z
   .refine((v) => isId('upload', v), 'must be an upload id (upload_…) returned by POST /uploads')
   .meta({ description: 'An upload id returned by POST /uploads, once its file is uploaded.' });
 
-export const sourceName = z.string().min(1).max(255).meta({ description: 'The file name (used for downloads).' });
+export const sourceName = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((v) => !CONTROL_CHARACTERS.test(v), 'must not contain control characters')
+  .refine((v) => !LONE_SURROGATE.test(v), 'must be valid Unicode text (it has half of a surrogate pair)')
+  .meta({ description: 'The file name (used for downloads).' });
 export const clientRef = z.string().max(255).meta({ description: 'Your reference for this file, echoed on its task.' });
 export const sourceMimeType = mimeType.meta({
   description: "The file's MIME type, if you know it: a hint shown on the task until the file is read; the file type is detected from its bytes.",

@@ -41,6 +41,10 @@ export interface HintTables {
   outlines: { objectNumber: number; offset: number; objects: number; length: number } | null;
 }
 
+/** Smallest and largest of many values (a spread of 100,000 pages would overflow the call's arguments). */
+const least = (values: number[]): number => values.reduce((a, b) => Math.min(a, b), Infinity);
+const most = (values: number[]): number => values.reduce((a, b) => Math.max(a, b), 0);
+
 /** Bits needed for `value` (0 for 0). */
 function bitsFor(value: number): number {
   let bits = 0;
@@ -78,11 +82,11 @@ class BitWriter {
 function pageOffsetTable(w: BitWriter, t: HintTables): void {
   const objects = t.pages.map((p) => p.objects);
   const lengths = t.pages.map((p) => p.length);
-  const minObjects = Math.min(...objects);
-  const minLength = Math.min(...lengths);
-  const objectBits = bitsFor(Math.max(...objects) - minObjects);
-  const lengthBits = bitsFor(Math.max(...lengths) - minLength);
-  const sharedCountBits = bitsFor(Math.max(...t.pages.map((p) => p.shared.length)));
+  const minObjects = least(objects);
+  const minLength = least(lengths);
+  const objectBits = bitsFor(most(objects) - minObjects);
+  const lengthBits = bitsFor(most(lengths) - minLength);
+  const sharedCountBits = bitsFor(most(t.pages.map((p) => p.shared.length)));
   const sharedIdBits = bitsFor(t.groupLengths.length);
   const header: [number, number][] = [
     [minObjects, 32], [t.firstPageOffset, 32], [objectBits, 16],
@@ -102,8 +106,8 @@ function pageOffsetTable(w: BitWriter, t: HintTables): void {
 }
 
 function sharedObjectTable(w: BitWriter, t: HintTables): void {
-  const minLength = Math.min(...t.groupLengths);
-  const lengthBits = bitsFor(Math.max(...t.groupLengths) - minLength);
+  const minLength = least(t.groupLengths);
+  const lengthBits = bitsFor(most(t.groupLengths) - minLength);
   const header: [number, number][] = [
     [t.firstShared.objectNumber, 32], [t.firstShared.offset, 32],
     [t.firstPageGroups, 32], [t.groupLengths.length, 32],

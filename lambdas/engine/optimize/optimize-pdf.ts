@@ -15,7 +15,12 @@
  * 5. file.object-streams: the file written with object streams and a
  *    compressed cross-reference stream (core/writer/object-stream-writer.ts),
  *    else written whole with a classic table (core/writer/whole-file-writer.ts);
- * 6. file.linearize: not offered; reported as skipped when asked for.
+ * 6. file.linearize (only when asked for): the file written linearized for
+ *    fast web view (core/writer/linearized-writer.ts), its objects after the
+ *    first page's packed in object streams when file.object-streams applies,
+ *    else with classic tables. A linearized file is a little larger than the
+ *    same objects written plainly; it is still kept only when smaller than
+ *    the original.
  *
  * Signed and encrypted files are never rewritten (pdf-constraints.ts). The
  * written file is opened again by our reader before it is reported.
@@ -26,6 +31,7 @@ import { PDFHeader } from '@cantoo/pdf-lib';
 import { downsampleImages } from '../autofix/images/downsample';
 import { dropUnreferencedObjects } from '../autofix/unreferenced';
 import { openPdfFile, type OpenedPdf } from '../core/load-pdf';
+import { linearizationRefusal, writeLinearizedPdf } from '../core/writer/linearized-writer';
 import { writePdfWithObjectStreams } from '../core/writer/object-stream-writer';
 import { writeWholePdf } from '../core/writer/whole-file-writer';
 import { dedupeObjects } from './dedupe';
@@ -92,19 +98,24 @@ async function transform(pdf: OpenedPdf, p: ResolvedPdfParams, log: FixLog): Pro
   }
 
   if (!p.linearize) log.off('file.linearize', 'pdf.linearize');
-  else log.skip('file.linearize', 'Linearization (fast web view) is not offered yet: the file was optimized without it.');
+  else {
+    const refusal = linearizationRefusal(doc);
+    if (refusal) log.skip('file.linearize', refusal);
+    else log.apply('file.linearize');
+  }
 }
 
 async function write(pdf: OpenedPdf, p: ResolvedPdfParams, outPath: string, log: FixLog): Promise<void> {
   const { doc } = pdf;
-  if (!log.applied.includes('file.object-streams')) {
-    await writeWholePdf(doc, outPath);
-    return;
+  const objectStreams = log.applied.includes('file.object-streams');
+  if (objectStreams) {
+    // Object streams are PDF 1.5 (ISO 32000-1 7.5.7).
+    const [major, minor] = doc.context.header.getVersionString().split('.').map(Number);
+    if (!(major! > 1 || (major === 1 && minor! >= 5))) doc.context.header = PDFHeader.forVersion(1, 5);
   }
-  // Object streams are PDF 1.5 (ISO 32000-1 7.5.7).
-  const [major, minor] = doc.context.header.getVersionString().split('.').map(Number);
-  if (!(major! > 1 || (major === 1 && minor! >= 5))) doc.context.header = PDFHeader.forVersion(1, 5);
-  await writePdfWithObjectStreams(doc, outPath, { flateLevel: p.flateLevel });
+  if (log.applied.includes('file.linearize')) await writeLinearizedPdf(doc, outPath, objectStreams ? { objectStreams: { flateLevel: p.flateLevel } } : {});
+  else if (objectStreams) await writePdfWithObjectStreams(doc, outPath, { flateLevel: p.flateLevel });
+  else await writeWholePdf(doc, outPath);
 }
 
 /** The optimized file is opened again before it is reported, so optimize never hands on a file that does not load. */

@@ -8,15 +8,23 @@
  */
 import { PDFName, PDFRawStream, type PDFObject, type PDFRef } from '@cantoo/pdf-lib';
 
+const TAIL = '\nendobj\n\n';
+
+const head = (ref: PDFRef): string => `${ref.objectNumber} ${ref.generationNumber} obj\n`;
+
 export function indirectObjectBytes(ref: PDFRef, object: PDFObject): Uint8Array {
-  const head = `${ref.objectNumber} ${ref.generationNumber} obj\n`;
-  const tail = '\nendobj\n\n';
+  const h = head(ref);
   const size = object.sizeInBytes();
-  const out = Buffer.allocUnsafe(head.length + size + tail.length);
-  out.write(head, 0, 'latin1');
-  object.copyBytesInto(out, head.length);
-  out.write(tail, head.length + size, 'latin1');
+  const out = Buffer.allocUnsafe(h.length + size + TAIL.length);
+  out.write(h, 0, 'latin1');
+  object.copyBytesInto(out, h.length);
+  out.write(TAIL, h.length + size, 'latin1');
   return out;
+}
+
+/** How many bytes indirectObjectBytes writes for the object, without writing them (a writer that lays a file out before writing it). */
+export function indirectObjectSize(ref: PDFRef, object: PDFObject): number {
+  return head(ref).length + object.sizeInBytes() + TAIL.length;
 }
 
 /**

@@ -23,7 +23,7 @@ import { indirectObjectBytes, isStructuralStream } from './indirect-object';
 import { BINARY_COMMENT } from './whole-file-writer';
 
 /** qpdf packs 100 objects per stream; a reader must inflate a whole stream to reach one of them. */
-const OBJECTS_PER_STREAM = 100;
+export const OBJECTS_PER_STREAM = 100;
 
 export interface ObjectStreamOptions {
   /** zlib level of the object streams and the cross-reference stream (1–9). */
@@ -74,14 +74,14 @@ export async function writePdfWithObjectStreams(doc: PDFDocument, outPath: strin
  * generation, not the encryption dictionary. Objects pdf-lib could not parse
  * are written back byte for byte on their own, as the whole-file writer does.
  */
-function packable(context: PDFContext, ref: PDFRef, object: PDFObject): boolean {
+export function packable(context: PDFContext, ref: PDFRef, object: PDFObject): boolean {
   if (object instanceof PDFStream || object instanceof PDFInvalidObject) return false;
   if (ref.generationNumber !== 0) return false;
   return context.trailerInfo.Encrypt !== ref;
 }
 
 /** An object stream: pairs of object number and offset, then the objects, compressed. */
-function objectStream(context: PDFContext, batch: [PDFRef, PDFObject][], level: number): PDFRawStream {
+export function objectStream(context: PDFContext, batch: [PDFRef, PDFObject][], level: number): PDFRawStream {
   const bodies: Uint8Array[] = [];
   const offsets: string[] = [];
   let offset = 0;

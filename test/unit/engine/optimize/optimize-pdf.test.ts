@@ -2,6 +2,7 @@ import { PDFName, PDFRawStream } from '@cantoo/pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { openPdfBytes } from '../../../../lambdas/engine/core/load-pdf';
 import { getNumber } from '../../../../lambdas/engine/core/pdf-objects';
+import { qpdfCheckLinearization } from '../core/writer/written-file';
 import { tempFiles } from '../temp-files';
 import { addPage, busyContent, imagePdf, imageXObject, pageContents, ptAt, QPDF, qpdfStatus, runOptimize, save, stream, withFont } from './fixtures';
 
@@ -150,12 +151,27 @@ describe('optimizePdf', () => {
     expect(second.result.skippedFixes.find((s) => s.id === 'file.object-streams')?.reason).toMatch(/not smaller/);
   });
 
-  it('reports each transform turned off, and linearization as not offered', async () => {
+  it('reports each transform turned off, linearization among them unless asked for', async () => {
     const { doc, font } = await withFont();
     addPage(doc, stream(doc, busyContent(), null), font);
-    const { result } = await runOptimize(files, doc, { downsample: false, linearize: true });
+    const { result } = await runOptimize(files, doc, { downsample: false });
     expect(result.skippedFixes.find((s) => s.id === 'images.downsample')?.reason).toMatch(/params\.pdf\.downsample/);
-    expect(result.skippedFixes.find((s) => s.id === 'file.linearize')?.reason).toMatch(/not offered/);
+    expect(result.skippedFixes.find((s) => s.id === 'file.linearize')?.reason).toMatch(/params\.pdf\.linearize/);
+  });
+
+  it.each([
+    ['with object streams', {}, 'file.object-streams'],
+    ['with classic tables', { objectStreams: false }, null],
+  ] as const)('linearizes the file when asked for, %s', async (_, params, packed) => {
+    const { doc, font } = await withFont();
+    for (let i = 0; i < 3; i++) addPage(doc, stream(doc, busyContent(i), null), font);
+    const { result, before, after, outPath } = await runOptimize(files, doc, { ...params, linearize: true });
+    expect(result.changed).toBe(true);
+    expect(result.appliedFixes).toEqual(['streams.recompress', ...(packed ? [packed] : []), 'file.linearize']);
+    expect(Buffer.from(after!.subarray(0, 1024)).toString('latin1')).toMatch(/<< \/Linearized 1 /);
+    expect(await pageContents(after!)).toEqual(await pageContents(before));
+    await soundFile(outPath, after!);
+    if (QPDF) expect(qpdfCheckLinearization(outPath)).toEqual({ status: 0, output: `${outPath}: no linearization errors` });
   });
 });
 

@@ -43,3 +43,15 @@ export function expectSoundTables(path: string): number[] {
 export function qpdfCheck(path: string): number {
   return spawnSync('qpdf', ['--check', path], { encoding: 'utf8' }).status ?? -1;
 }
+
+/** qpdf --check-linearization: its exit status and what it printed (a clean file: 0 and "no linearization errors", nothing else). */
+export function qpdfCheckLinearization(path: string): { status: number; output: string } {
+  const r = spawnSync('qpdf', ['--check-linearization', path], { encoding: 'utf8' });
+  return { status: r.status ?? -1, output: `${r.stdout}${r.stderr}`.trim() };
+}
+
+/** What pdfinfo (Poppler) says on its `Optimized:` line: `yes` for a file it finds linearized. */
+export function pdfinfoOptimized(path: string): string | undefined {
+  const r = spawnSync('pdfinfo', [path], { encoding: 'utf8' });
+  return /^Optimized:\s*(\S+)/m.exec(r.stdout)?.[1];
+}

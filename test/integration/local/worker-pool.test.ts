@@ -111,6 +111,27 @@ describe('the worker pool', () => {
     expect(JSON.parse(err.message).errorMessage).toBe('cannot load the profiles');
   });
 
+  it('after a burst, ends the spare threads of a function once idle and keeps one warm', async () => {
+    const burstPool = createWorkerPool({
+      functions: { Test: { entry: fixture('test-worker.ts'), memoryMb: 256, timeoutSeconds: 900 } },
+      maxConcurrency: 2,
+      spareIdleMs: 300,
+      idleMs: 60_000,
+      log: () => {},
+    });
+    try {
+      await Promise.all([1, 2].map((i) => burstPool.invoke('Test', { mode: 'sleep', ms: 100 * i })));
+      expect(burstPool.threads().Test).toBe(2);
+      await new Promise((r) => setTimeout(r, 1200));
+      expect(burstPool.threads().Test).toBe(1);
+      // The one kept is warm: it serves the next invocation without a new thread.
+      await burstPool.invoke('Test', { mode: 'sleep', ms: 1 });
+      expect(burstPool.threads().Test).toBe(1);
+    } finally {
+      await burstPool.close();
+    }
+  });
+
   it('queues invocations beyond its concurrency instead of failing them', async () => {
     const results = await Promise.all([1, 2, 3, 4].map((i) => pool.invoke('Test', { mode: 'sleep', ms: 200 + i })));
     expect(results).toEqual([{ slept: 201 }, { slept: 202 }, { slept: 203 }, { slept: 204 }]);

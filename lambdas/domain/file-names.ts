@@ -33,6 +33,9 @@ export function splitFileName(name: string): { stem: string; ext: string | null 
   return { stem: base.slice(0, dot), ext: base.slice(dot + 1) };
 }
 
+/** Half of a UTF-16 surrogate pair without the other half: not text in any encoding; it cannot be written as UTF-8. */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** Adds the detected type's extension to a name without one, so a download opens in the right program. */
 export function withExtension(name: string, mimeType: string | null): string {
   if (splitFileName(name).ext !== null) return name;

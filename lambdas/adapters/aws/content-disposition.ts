@@ -10,6 +10,8 @@
  * display as `invoiceexe.pdf` (RFC 6266 §4.3 asks recipients to do the same;
  * we do not rely on them).
  */
+import { LONE_SURROGATE } from '../../domain/file-names';
+
 const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 export function attachmentDisposition(fileName: string): string {
@@ -19,7 +21,7 @@ export function attachmentDisposition(fileName: string): string {
       .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
       .replace(BIDI_CONTROLS, '')
       // A lone surrogate would make encodeURIComponent throw.
-      .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+      .replace(new RegExp(LONE_SURROGATE.source, 'g'), '\ufffd')
       .trim() || 'download';
   // Accents drop to their base letter (é → e); anything else non-ASCII, and
   // the quote and backslash that would end or escape the quoted string, become _.

@@ -25,8 +25,7 @@ export const httpHeaders = z
 /** C0 controls and DEL: no file name or URL needs them, and in a URL a CR or LF is silently dropped by the parser, so what is checked is not what was sent. */
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
-/** Half of a UTF-16 surrogate pair without the other half: not text in any encoding; it cannot be stored as UTF-8. */
-export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export { LONE_SURROGATE } from '../../domain/file-names';
 
 export const absoluteUrl = z
   .string()

@@ -20,6 +20,7 @@ import type { Throttle } from './throttle';
 import { buildProxyEvent, lambdaContext, methodArn, type GatewayRequest } from './proxy-event';
 import { GATEWAY_MESSAGES } from '../lambdas/api/gateway-messages';
 import { REQUEST_ID_HEADERS, requestIdHeaders } from '../lambdas/api/middleware/request-id';
+import { holdIdleConnections } from './keep-alive';
 
 export type RouteHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -96,6 +97,8 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       else res.destroy();
     });
   });
+
+  holdIdleConnections(server);
 
   // What Node's parser refuses before a request exists (headers over its 16 KB, malformed HTTP)
   // is answered in the contract's error shape too, not with Node's bare status line.

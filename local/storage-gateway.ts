@@ -31,6 +31,7 @@ import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { authorisePost, objectKey, S3Refusal, type AcceptedPost, type FormFields } from './post-policy';
 import { isPresignedV4, verifyPresignedRequest } from './presigned-url-check';
 import { S3RVER_TOKEN_HEADER, s3rverClient } from './standins';
+import { holdIdleConnections } from './keep-alive';
 
 export interface StorageGatewayOptions {
   /** s3rver's base URL (http://127.0.0.1:port). */
@@ -83,6 +84,7 @@ export async function startStorageGateway(opts: StorageGatewayOptions): Promise<
     }
     passThrough(req, res, requestId);
   });
+  holdIdleConnections(server);
 
   function passThrough(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): void {
     const upstreamReq = http.request(

@@ -124,6 +124,29 @@ describe('the local HTTP front door', () => {
     expect(seen).toEqual([]);
   });
 
+  it('keeps an idle connection open past Node’s 5 s default, and says so in Keep-Alive', async () => {
+    const socket = net.connect(server.port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    const received: Buffer[] = [];
+    socket.on('data', (c: Buffer) => received.push(c));
+    let closed = false;
+    socket.on('close', () => (closed = true));
+    const exchange = async (n: number) => {
+      socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+      const deadline = Date.now() + 5000;
+      const count = () => Buffer.concat(received).toString().match(/HTTP\/1\.1 200 /g)?.length ?? 0;
+      while (count() < n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return count();
+    };
+    expect(await exchange(1)).toBe(1);
+    expect(Buffer.concat(received).toString()).toMatch(/\r\nkeep-alive: timeout=65\r\n/i);
+    // A client whose pool still holds this socket (it was busy) must not write into a closed one.
+    await new Promise((r) => setTimeout(r, 5_500));
+    expect(closed).toBe(false);
+    expect(await exchange(2)).toBe(2);
+    socket.destroy();
+  });
+
   it('answers headers over 16 KB with 431 headers_too_large in the error shape, and malformed HTTP with a 400, both with a request id', async () => {
     await expectError(await fetch(url('/jobs'), { headers: auth('x'.repeat(20_000)) }), 431, 'headers_too_large');
     const raw = await rawExchange(server.port, 'GARBAGE / HTTP/1.1\r\nHost: x\r\n\r\n');

@@ -50,9 +50,8 @@ export function safeFileName(name: string): string {
 /**
  * The object tag that marks a presigned-POST upload. Upload keys share no
  * prefix (each starts with its account id), so the bucket's lifecycle rule
- * expires uploads by this tag instead (lib/constructs/storage.ts). Two
- * obligations follow: presignPost sends it (a `tagging` field plus the matching
- * policy condition), and copying an upload into a job must not carry it over
- * (CopyObject with TaggingDirective REPLACE), or the job's source would expire too.
+ * expires uploads by this tag instead (lib/constructs/storage.ts). presignPost
+ * sends it (a `tagging` field plus the matching policy condition); while a job
+ * refers to the upload's file the tag is off (use-cases/upload-references.ts).
  */
 export const UPLOAD_OBJECT_TAG = { key: 'proofline-object', value: 'upload' } as const;

@@ -60,6 +60,11 @@ export interface StoredArtifact {
   /** Pixel size, images only. */
   width?: number;
   height?: number;
+  /**
+   * A shared upload's ETag when the task took it as its source: steps check that the file they
+   * read is still that one (never shown to clients: present/artifacts.ts lists what is).
+   */
+  etag?: string;
 }
 
 /** Where a task's file comes from. Execution input never carries file bytes. */
@@ -67,8 +72,11 @@ export type SourceLocator =
   | { kind: 'url'; url: string; headers?: Record<string, string> }
   /** Base64 `file`: the API already wrote the bytes to this key. */
   | { kind: 'inline'; key: string; sizeBytes: number }
-  /** `fileRef`: the upload's object, copied into the job's own prefix at ingest. */
-  | { kind: 'upload'; uploadId: string; key: string };
+  /**
+   * `fileRef`: the upload's object itself, shared by every job made from it (never copied), and
+   * its ETag when the job was created: a file posted again under the same upload is refused.
+   */
+  | { kind: 'upload'; uploadId: string; key: string; etag?: string };
 
 /** §6 order context. */
 export interface OrderContext {

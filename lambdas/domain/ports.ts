@@ -113,8 +113,17 @@ export interface KeyStore {
 
 export interface UploadStore {
   putUpload(upload: UploadRecord): Promise<void>;
-  /** Null when absent or owned by another account. */
+  /** Null when absent, owned by another account, or past the time its fileRef may be used. */
   getUpload(accountId: string, uploadId: string): Promise<UploadRecord | null>;
+  /**
+   * Records that a job reads the upload's file (idempotent per job). The reference outlives the
+   * upload record: the file stays as long as a job refers to it (domain/use-cases/upload-references.ts).
+   */
+  addReference(accountId: string, uploadId: string, jobId: string): Promise<void>;
+  /** Forgets the job's reference (idempotent); returns how many jobs still refer to the file. */
+  removeReference(accountId: string, uploadId: string, jobId: string): Promise<number>;
+  /** How many jobs refer to the upload's file. */
+  referenceCount(accountId: string, uploadId: string): Promise<number>;
 }
 
 export interface StoredResponse {
@@ -142,6 +151,8 @@ export interface IdempotencyStore {
 export interface BlobHead {
   sizeBytes: number;
   contentType: string | null;
+  /** Changes whenever the object is written again (S3's ETag). */
+  etag: string | null;
 }
 
 export interface PresignedPost {
@@ -161,7 +172,8 @@ export interface BlobStore {
   /** Bytes [start, end] inclusive (fewer when the object is shorter). */
   readRange(key: string, start: number, end: number): Promise<Uint8Array>;
   head(key: string): Promise<BlobHead | null>;
-  copy(fromKey: string, toKey: string): Promise<void>;
+  /** Whether the bucket's lifecycle rule may expire an upload's object (its UPLOAD_OBJECT_TAG on or off). */
+  setUploadExpiry(key: string, expiring: boolean): Promise<void>;
   delete(key: string): Promise<void>;
   /** Deletes every object under the prefix; returns how many. */
   deletePrefix(prefix: string): Promise<number>;

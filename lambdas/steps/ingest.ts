@@ -65,6 +65,7 @@ export async function handler(event: IngestInput): Promise<IngestOutput> {
       mimeType: source.mimeType,
       sizeBytes: source.sizeBytes,
       fileName: source.fileName,
+      ...(source.etag ? { etag: source.etag } : {}),
     };
     // From `running` too: an earlier attempt that died after the transition but
     // before recording the file is completed by this one.

@@ -1,8 +1,8 @@
 /**
  * Puts a task's source file at its place in the job's storage and reports what it
  * is. The three locators (docs/api.md §3: `file`, `fileRef`, `url`) arrive differently
- * but end alike: one object under the task's prefix (or, for `file`, where the API
- * already wrote it), its size, its download name, and its type detected from its
+ * but end alike: one object (under the task's prefix for `url`, where the API
+ * already wrote it for `file`, the upload's own for `fileRef`), its size, its download name, and its type detected from its
  * first bytes, never from its name or claimed MIME type (docs/api.md §5).
  */
 import { open } from 'node:fs/promises';
@@ -21,6 +21,8 @@ export const DETECTION_HEAD_BYTES = 4100;
 
 export interface RetrievedSource {
   key: string;
+  /** Set for a shared upload: the version this task reads (see StoredArtifact.etag). */
+  etag?: string;
   sizeBytes: number;
   fileName: string;
   fileType: FileType;
@@ -34,12 +36,17 @@ export async function retrieveSource(s: Services, job: JobRecord, task: TaskReco
     case 'inline':
       return retrieveStored(s, task, locator.key, null);
     case 'upload':
-      return retrieveStored(s, task, locator.key, { accountId: job.accountId, uploadId: locator.uploadId });
+      return retrieveStored(s, task, locator.key, { uploadId: locator.uploadId, etag: locator.etag ?? null });
     case 'url':
       return retrieveUrl(s, job, task, locator.url, locator.headers, workDir);
     default:
       throw new UnprocessableFileError('The task names no source file.');
   }
+}
+
+/** What a task says when the upload it was made from holds another file now. */
+export function replacedUpload(uploadId: string): UnprocessableFileError {
+  return new UnprocessableFileError(`The file of upload ${uploadId} was replaced after this job was created; create a new job to check the new file.`);
 }
 
 function checkSize(sizeBytes: number, max: number): void {
@@ -48,15 +55,16 @@ function checkSize(sizeBytes: number, max: number): void {
 }
 
 /**
- * A base64 `file` (already at its key) or a `fileRef` upload (copied into the
- * job's prefix, so deleting the job deletes the copy and the upload can expire
- * on its own schedule). Type detection reads the first bytes where they are.
+ * A base64 `file` (already at its key) or a `fileRef` upload, read where it is:
+ * every job made from the upload shares its object, which the job's reference
+ * keeps from expiring (domain/use-cases/upload-references.ts). Type detection
+ * reads the first bytes.
  */
 async function retrieveStored(
   s: Services,
   task: TaskRecord,
   key: string,
-  upload: { accountId: string; uploadId: string } | null,
+  upload: { uploadId: string; etag: string | null } | null,
 ): Promise<RetrievedSource> {
   const head = await s.blobs.head(key);
   if (!head) {
@@ -64,6 +72,8 @@ async function retrieveStored(
       upload ? `The upload ${upload.uploadId} has no file in storage (it may have expired).` : 'The source file is no longer in storage.',
     );
   }
+  // Posted again (its presigned POST is good for an hour): this job was made from the earlier file.
+  if (upload?.etag && head.etag && head.etag !== upload.etag) throw replacedUpload(upload.uploadId);
   checkSize(head.sizeBytes, s.config.maxSourceBytes);
   const { fileType, mimeType } = await detectFileType(await s.blobs.readRange(key, 0, DETECTION_HEAD_BYTES - 1));
   const receivedAt = iso(s.clock.now());
@@ -74,10 +84,9 @@ async function retrieveStored(
     return { key, sizeBytes: head.sizeBytes, fileName, fileType, mimeType, audit: { at: receivedAt, event: 'source.received', message } };
   }
   const fileName = withExtension(task.name ?? 'source', mimeType);
-  const target = sourceKey(upload.accountId, task.jobId, task.id, fileName);
-  await s.blobs.copy(key, target);
   const message = `Received ${fileName} from upload ${upload.uploadId} (${formatBytes(head.sizeBytes)}).`;
-  return { key: target, sizeBytes: head.sizeBytes, fileName, fileType, mimeType, audit: { at: receivedAt, event: 'source.received', message } };
+  const etag = upload.etag ?? head.etag;
+  return { key, ...(etag ? { etag } : {}), sizeBytes: head.sizeBytes, fileName, fileType, mimeType, audit: { at: receivedAt, event: 'source.received', message } };
 }
 
 /** Streams the URL to /tmp (decompressed, capped), detects its type there, then stores it. */

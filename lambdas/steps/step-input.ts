@@ -11,6 +11,7 @@ import type { Services } from '../domain/ports';
 import { keyExtension } from '../domain/blob-keys';
 import { inputFileOf } from './task-graph';
 import { withinWorkBudget } from './work-budget';
+import { replacedUpload } from './source-retrieval';
 import type { StepBudget } from './step-budget';
 
 export interface StepInputFile {
@@ -35,8 +36,17 @@ export function stepInput(
   if (!inputFile) throw new Error(`task ${task.id} has no ingested source`);
   // The working file's name is ours too: only a short alphanumeric extension comes from the customer's name.
   const path = join(workDir, `input${keyExtension(inputFile.fileName)}`);
+  // A shared upload posted again since the task took it is another file: refuse it, once per step.
+  let checked: Promise<void> | undefined;
+  const unchanged = (): Promise<void> =>
+    (checked ??= (async () => {
+      if (!inputFile.etag) return;
+      const head = await s.blobs.head(inputFile.key);
+      if (head?.etag && head.etag !== inputFile.etag) throw replacedUpload(task.fileRef ?? 'of this task');
+    })());
   let downloaded: Promise<string> | undefined;
   const download = async (): Promise<string> => {
+    await unchanged();
     const done = s.blobs.downloadToFile(inputFile.key, path);
     if (budget) await withinWorkBudget(budget, done, 'Reading the file from storage');
     else await done;
@@ -47,7 +57,11 @@ export function stepInput(
     input: {
       size: inputFile.sizeBytes,
       local: () => (downloaded ??= download()),
-      read: (offset, length) => (length <= 0 ? Promise.resolve(new Uint8Array(0)) : s.blobs.readRange(inputFile.key, offset, offset + length - 1)),
+      read: async (offset, length) => {
+        if (length <= 0) return new Uint8Array(0);
+        await unchanged();
+        return s.blobs.readRange(inputFile.key, offset, offset + length - 1);
+      },
     },
   };
 }

@@ -53,6 +53,8 @@ export const jobItemKey = (jobId: string): ItemKey => ({ pk: jobPartition(jobId)
 export const taskItemKey = (jobId: string, taskId: string): ItemKey => ({ pk: jobPartition(jobId), sk: `${TASK_SK_PREFIX}${taskId}` });
 export const stepItemKey = (jobId: string, stepId: string): ItemKey => ({ pk: jobPartition(jobId), sk: `${STEP_SK_PREFIX}${stepId}` });
 export const uploadItemKey = (uploadId: string): ItemKey => ({ pk: `UPLOAD#${uploadId}`, sk: 'UPLOAD' });
+/** The jobs that read an upload's file (dynamo-upload-store.ts). */
+export const uploadReferencesKey = (uploadId: string): ItemKey => ({ pk: `UPLOAD#${uploadId}`, sk: 'REFS' });
 export const apiKeyItemKey = (hash: string): ItemKey => ({ pk: `KEY#${hash}`, sk: 'KEY' });
 export const accountItemKey = (accountId: string): ItemKey => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' });
 /** Hashing the client's key bounds its length and keeps it out of the key schema verbatim. */

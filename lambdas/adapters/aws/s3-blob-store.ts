@@ -7,13 +7,13 @@ import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  CopyObjectCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsCommand,
   PutObjectCommand,
+  PutObjectTaggingCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
@@ -125,20 +125,23 @@ export function createS3BlobStore({ client, bucket, batchDeletes = true, pageSiz
     async head(key) {
       try {
         const out = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
-        return { sizeBytes: Number(out.ContentLength ?? 0), contentType: out.ContentType ?? null };
+        return { sizeBytes: Number(out.ContentLength ?? 0), contentType: out.ContentType ?? null, etag: out.ETag ?? null };
       } catch (error) {
         if (isNotFound(error)) return null;
         throw error;
       }
     },
 
-    async copy(fromKey, toKey) {
-      // One CopyObject handles objects up to 5 GB; sources are capped at 500 MiB.
-      // REPLACE with no tags: the copy must not inherit the upload tag, or the
-      // bucket's lifecycle rule would expire the job's source with the upload.
-      await client.send(
-        new CopyObjectCommand({ Bucket: bucket, Key: toKey, CopySource: copySource(bucket, fromKey), TaggingDirective: 'REPLACE' }),
-      );
+    async setUploadExpiry(key, expiring) {
+      // PutObjectTagging replaces the whole tag set: an upload carries no other tag. (An empty set
+      // rather than DeleteObjectTagging, which s3rver does not implement.)
+      const TagSet = expiring ? [{ Key: UPLOAD_OBJECT_TAG.key, Value: UPLOAD_OBJECT_TAG.value }] : [];
+      try {
+        await client.send(new PutObjectTaggingCommand({ Bucket: bucket, Key: key, Tagging: { TagSet } }));
+      } catch (error) {
+        // Already gone (expired): there is nothing to keep or expire.
+        if (!isNotFound(error)) throw error;
+      }
     },
 
     async delete(key) {

@@ -1,8 +1,9 @@
 /**
  * Creates a job from a JobRequest (any job-creating endpoint): checks what the
  * request alone cannot show (an upload belongs to the account and its file
- * arrived), writes inline files to the blob store, creates the job, task and
- * step records, and starts the pipeline with references only (PipelineInput).
+ * arrived), writes inline files to the blob store, refers the job to the
+ * uploads it reads (never copied: upload-references.ts), creates the job, task
+ * and step records, and starts the pipeline with references only (PipelineInput).
  *
  * All or nothing: if anything fails after the first write, everything written
  * (blobs, records, a started execution) is undone and the request fails with
@@ -15,6 +16,7 @@ import type { Caller, JobGraph, JobRecord, SourceLocator, StepRecord, TaskRecord
 import type { BlobStore, IdSource, JobStore, Orchestrator, PipelineInput, UploadStore } from '../ports';
 import type { JobRequest, SourceInput, SourceRequest } from './job-request';
 import { fileNameFromUrl } from '../file-names';
+import { holdUploads, releaseUploads, uploadsUsed, type UploadUse } from './upload-references';
 
 export interface CreateJobDeps {
   jobs: JobStore;
@@ -102,7 +104,7 @@ async function resolveSource(
       return {
         request,
         taskId,
-        locator: { kind: 'upload', uploadId: upload.id, key },
+        locator: { kind: 'upload', uploadId: upload.id, key, ...(head.etag ? { etag: head.etag } : {}) },
         display: fileName,
         fileRef: upload.id,
         pendingWrite: null,
@@ -232,29 +234,33 @@ export async function createJob(deps: CreateJobDeps, caller: Caller, request: Jo
   if (failed) throw failed.reason;
   const sources = settled.map((r) => (r as PromiseFulfilledResult<ResolvedSource>).value);
   const graph = buildGraph(deps, caller, jobId, request, sources, now);
+  const uploads = uploadsUsed(sources.map((s) => s.locator));
 
   let workflowId: string | null = null;
   try {
     await Promise.all(
       sources.map((s) => (s.pendingWrite ? deps.blobs.putBytes(s.pendingWrite.key, s.pendingWrite.bytes, 'application/octet-stream') : null)),
     );
+    // Before the records: a job that exists always holds the uploads it reads.
+    await holdUploads(deps, caller.accountId, jobId, uploads);
     await deps.jobs.createJob(graph);
     workflowId = await deps.orchestrator.startJob(pipelineInputOf(graph));
     await deps.jobs.patchJob(jobId, { workflowId });
   } catch (error) {
     log('job creation failed; undoing', { jobId, error: error instanceof Error ? error.message : String(error) });
-    await undo(deps, caller.accountId, jobId, workflowId);
+    await undo(deps, caller.accountId, jobId, workflowId, uploads);
     throw new ApiError('service_unavailable', 'The job could not be created; nothing was kept. Retry in a moment.');
   }
   graph.job.workflowId = workflowId;
   return { ...graph, audit: {} };
 }
 
-async function undo(deps: CreateJobDeps, accountId: string, jobId: string, workflowId: string | null): Promise<void> {
+async function undo(deps: CreateJobDeps, accountId: string, jobId: string, workflowId: string | null, uploads: UploadUse[]): Promise<void> {
   const attempts: [string, () => Promise<unknown>][] = [
     ['stop execution', async () => (workflowId ? deps.orchestrator.stop(workflowId) : undefined)],
     ['delete records', () => deps.jobs.deleteJob(jobId)],
     ['delete files', () => deps.blobs.deletePrefix(jobPrefix(accountId, jobId))],
+    ['release uploads', () => releaseUploads(deps, accountId, jobId, uploads)],
   ];
   // In order, and each regardless of the others: a stopped execution writes nothing more.
   for (const [what, attempt] of attempts) {

@@ -3,7 +3,7 @@
  * the expiry rules dynalite cannot enforce itself (it has no TTL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { startDynalite, type StandIn } from '../../support/dynalite';
 import { useStandInCredentials } from '../../support/s3rver';
 import { createDynamoDocumentClient } from '../../../lambdas/adapters/aws/dynamo-client';
@@ -113,6 +113,31 @@ describe('the upload store', () => {
     expect(await uploads.getUpload('acct-u1', upload.id)).toEqual(upload);
     localClock.set(expiresMs + UPLOAD_RECORD_RETENTION_SECONDS * 1000 + 1000);
     expect(await uploads.getUpload('acct-u1', upload.id)).toBeNull();
+  });
+});
+
+describe('the references to an upload', () => {
+  it('counts each job once, survives the upload record, belongs to its account, and is gone with the last job', async () => {
+    const uploads = createDynamoUploadStore({ client, tableName: TABLE, clock });
+    const uploadId = ids.next('upload');
+    await uploads.addReference('acct-r1', uploadId, 'job_a');
+    await uploads.addReference('acct-r1', uploadId, 'job_a');
+    await uploads.addReference('acct-r1', uploadId, 'job_b');
+    expect(await uploads.referenceCount('acct-r1', uploadId)).toBe(2);
+    // Another account neither sees nor changes them.
+    expect(await uploads.referenceCount('acct-r2', uploadId)).toBe(0);
+    await expect(uploads.addReference('acct-r2', uploadId, 'job_x')).rejects.toThrow();
+    expect(await uploads.removeReference('acct-r2', uploadId, 'job_a')).toBe(0);
+    expect(await uploads.referenceCount('acct-r1', uploadId)).toBe(2);
+
+    expect(await uploads.removeReference('acct-r1', uploadId, 'job_a')).toBe(1);
+    expect(await uploads.removeReference('acct-r1', uploadId, 'job_a')).toBe(1);
+    expect(await uploads.removeReference('acct-r1', uploadId, 'job_b')).toBe(0);
+    expect(await uploads.referenceCount('acct-r1', uploadId)).toBe(0);
+    expect(await uploads.removeReference('acct-r1', uploadId, 'job_b')).toBe(0);
+    // Nothing is left behind once no job refers to the upload.
+    const item = await client.send(new GetCommand({ TableName: TABLE, Key: { pk: `UPLOAD#${uploadId}`, sk: 'REFS' } }));
+    expect(item.Item).toBeUndefined();
   });
 });
 

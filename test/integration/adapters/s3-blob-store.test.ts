@@ -1,6 +1,6 @@
 /**
  * The S3 blob store against a real s3rver: streaming round trips, ranges,
- * copies, prefix deletes and presigned URLs fetched over loopback.
+ * upload tags, prefix deletes and presigned URLs fetched over loopback.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
@@ -9,7 +9,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import type { S3Client } from '@aws-sdk/client-s3';
+import { GetObjectTaggingCommand, type S3Client } from '@aws-sdk/client-s3';
 import { startS3rver, useStandInCredentials } from '../../support/s3rver';
 import type { StandIn } from '../../support/dynalite';
 import { createS3Client } from '../../../lambdas/adapters/aws/s3-client';
@@ -50,7 +50,12 @@ describe('storing and reading objects', () => {
     const bytes = new TextEncoder().encode('%PDF-1.7 hello');
     await blobs.putBytes('acct/jobs/j1/t1/source/a.pdf', bytes, 'application/pdf');
     expect(await blobs.getBytes('acct/jobs/j1/t1/source/a.pdf')).toEqual(bytes);
-    expect(await blobs.head('acct/jobs/j1/t1/source/a.pdf')).toEqual({ sizeBytes: bytes.byteLength, contentType: 'application/pdf' });
+    const head = await blobs.head('acct/jobs/j1/t1/source/a.pdf');
+    expect(head).toEqual({ sizeBytes: bytes.byteLength, contentType: 'application/pdf', etag: expect.stringMatching(/^"[0-9a-f]{32}"$/) });
+    // Written again, the object has another ETag (how a job notices a replaced upload).
+    await blobs.putBytes('acct/jobs/j1/t1/source/b.pdf', bytes, 'application/pdf');
+    await blobs.putBytes('acct/jobs/j1/t1/source/b.pdf', new TextEncoder().encode('something else'), 'application/pdf');
+    expect((await blobs.head('acct/jobs/j1/t1/source/b.pdf'))?.etag).not.toBe(head?.etag);
     const chunks: Buffer[] = [];
     for await (const c of await blobs.getStream('acct/jobs/j1/t1/source/a.pdf')) chunks.push(c as Buffer);
     expect(Buffer.concat(chunks).toString()).toBe('%PDF-1.7 hello');
@@ -84,15 +89,15 @@ describe('storing and reading objects', () => {
     expect(await blobs.readRange('acct/range', 50, 60)).toEqual(new Uint8Array(0));
   });
 
-  it('copies an object whose key has spaces and non-ASCII characters to a key with a plus sign', async () => {
-    const from = 'acct/uploads/Visitenkarte Müller.pdf';
-    const to = 'acct/jobs/j3/t1/source/Visitenkarte Müller + Co.pdf';
-    await blobs.putBytes(from, new TextEncoder().encode('copied'), 'application/pdf');
-    await blobs.copy(from, to);
-    expect(new TextDecoder().decode(await blobs.getBytes(to))).toBe('copied');
-    await blobs.delete(from);
-    expect(await blobs.head(from)).toBeNull();
-    expect(await blobs.head(to)).not.toBeNull();
+  it('takes the upload tag off an object and puts it back (PutObjectTagging on the stand-in)', async () => {
+    const key = 'acct/uploads/upload_tagged';
+    await blobs.putBytes(key, new TextEncoder().encode('held'), 'application/pdf');
+    const tags = async () => (await client.send(new GetObjectTaggingCommand({ Bucket: BUCKET, Key: key }))).TagSet ?? [];
+    await blobs.setUploadExpiry(key, true);
+    expect(await tags()).toEqual([{ Key: 'proofline-object', Value: 'upload' }]);
+    await blobs.setUploadExpiry(key, false);
+    expect(await tags()).toEqual([]);
+    await blobs.setUploadExpiry('acct/uploads/never-there', true);
   });
 });
 

@@ -38,7 +38,7 @@ describe('test services', () => {
     expect(await second.services.jobs.getGraphById(graph.job.id)).toBeNull();
 
     await t.services.blobs.putBytes('acct-a/uploads/u', new TextEncoder().encode('%PDF'), 'application/pdf');
-    expect(await t.services.blobs.head('acct-a/uploads/u')).toEqual({ sizeBytes: 4, contentType: 'application/pdf' });
+    expect(await t.services.blobs.head('acct-a/uploads/u')).toEqual({ sizeBytes: 4, contentType: 'application/pdf', etag: expect.any(String) });
     const res = await fetch(await t.services.blobs.presignGet('acct-a/uploads/u', 60));
     expect(await res.text()).toBe('%PDF');
   });

@@ -61,7 +61,7 @@ describe('the storage gateway in front of s3rver', () => {
     const file = bytes(3000);
     const res = await postForm(post, file);
     expect(res.status).toBe(204);
-    expect(await blobs.head(key)).toEqual({ sizeBytes: 3000, contentType: 'application/pdf' });
+    expect(await blobs.head(key)).toEqual({ sizeBytes: 3000, contentType: 'application/pdf', etag: expect.any(String) });
 
     const download = await fetch(await blobs.presignGet(key, 60));
     expect(download.status).toBe(200);

@@ -9,7 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  CopyObjectCommand,
+  PutObjectTaggingCommand,
   DeleteObjectsCommand,
   HeadObjectCommand,
   ListObjectsCommand,
@@ -130,13 +130,19 @@ describe('presigned URLs', () => {
   });
 });
 
-describe('copying an upload into a job', () => {
-  it('drops the upload tag on the copy, so the job source does not expire with the upload', async () => {
-    s3.on(CopyObjectCommand).resolves({});
-    await blobs.copy('acct/uploads/upload_1', 'acct/jobs/job_1/task_1/source/a.pdf');
-    const input = s3.commandCalls(CopyObjectCommand)[0]!.args[0].input;
-    expect(input).toMatchObject({ Bucket: 'files', Key: 'acct/jobs/job_1/task_1/source/a.pdf', TaggingDirective: 'REPLACE' });
-    expect(input.Tagging).toBeUndefined();
+describe('an upload held by a job', () => {
+  it('loses the upload tag (an empty tag set), and gets it back when released, so the lifecycle rule expires it only then', async () => {
+    s3.on(PutObjectTaggingCommand).resolves({});
+    await blobs.setUploadExpiry('acct/uploads/upload_1', false);
+    await blobs.setUploadExpiry('acct/uploads/upload_1', true);
+    const [hold, release] = s3.commandCalls(PutObjectTaggingCommand).map((c) => c.args[0].input);
+    expect(hold).toMatchObject({ Bucket: 'files', Key: 'acct/uploads/upload_1', Tagging: { TagSet: [] } });
+    expect(release).toMatchObject({ Key: 'acct/uploads/upload_1', Tagging: { TagSet: [{ Key: 'proofline-object', Value: 'upload' }] } });
+  });
+
+  it('is no error once the object is gone', async () => {
+    s3.on(PutObjectTaggingCommand).rejects(Object.assign(new Error('gone'), { name: 'NoSuchKey', $metadata: { httpStatusCode: 404 } }));
+    await expect(blobs.setUploadExpiry('acct/uploads/upload_9', true)).resolves.toBeUndefined();
   });
 });
 

@@ -219,7 +219,42 @@ describe('fileRef sources', () => {
     expect(res.status).toBe(201);
     expect(res.body.job.tasks[0]).toMatchObject({ fileRef, source: 'big.pdf' });
     const stored = await t.services.jobs.getGraph(ACCOUNT_A.accountId, res.body.job.id);
-    expect(stored!.tasks[0]!.locator).toEqual({ kind: 'upload', uploadId: fileRef, key: `${ACCOUNT_A.accountId}/uploads/${fileRef}` });
+    const key = `${ACCOUNT_A.accountId}/uploads/${fileRef}`;
+    expect(stored!.tasks[0]!.locator).toEqual({ kind: 'upload', uploadId: fileRef, key, etag: (await t.services.blobs.head(key))!.etag });
+    expect(await t.services.uploads.referenceCount(ACCOUNT_A.accountId, fileRef)).toBe(1);
+  });
+
+  it('shares one upload among jobs: each refers to it, deleting one keeps the file for the others, the last one lets it go', async () => {
+    const fileRef = await upload();
+    const key = `${ACCOUNT_A.accountId}/uploads/${fileRef}`;
+    await t.services.blobs.putBytes(key, new Uint8Array(100), 'application/pdf');
+    const jobIds: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      // Two tasks of one job on the same upload count once.
+      const res = await call('POST', '/jobs', { body: { sources: [{ fileRef, steps: [{ type: 'preflight' }] }, { fileRef, steps: [{ type: 'validate' }] }] } });
+      expect(res.status).toBe(201);
+      jobIds.push(res.body.job.id);
+    }
+    expect(await t.services.uploads.referenceCount(ACCOUNT_A.accountId, fileRef)).toBe(3);
+    for (const [n, id] of jobIds.entries()) {
+      expect((await call('DELETE', `/jobs/${id}`)).status).toBe(200);
+      expect(await t.services.uploads.referenceCount(ACCOUNT_A.accountId, fileRef)).toBe(2 - n);
+      // The upload is still usable for new jobs (its fileRef has not expired), so its file stays.
+      expect(await t.services.blobs.head(key)).not.toBeNull();
+    }
+  });
+
+  it('deletes a shared file with the last job that refers to it once its fileRef can no longer start a job', async () => {
+    const fileRef = await upload();
+    const key = `${ACCOUNT_A.accountId}/uploads/${fileRef}`;
+    await t.services.blobs.putBytes(key, new Uint8Array(100), 'application/pdf');
+    const res = await call('POST', '/jobs', { body: { sources: [{ fileRef, steps: [{ type: 'preflight' }] }] } });
+    expect(res.status).toBe(201);
+    // The upload record is gone (expired); the job still holds the file.
+    setServices({ ...t.services, orchestrator: t.orchestrator, uploads: { ...t.services.uploads, getUpload: async () => null } });
+    expect(await t.services.blobs.head(key)).not.toBeNull();
+    expect((await call('DELETE', `/jobs/${res.body.job.id}`)).status).toBe(200);
+    expect(await t.services.blobs.head(key)).toBeNull();
   });
 });
 

@@ -9,7 +9,8 @@ import { handler as ingest } from '../../../lambdas/steps/ingest';
 import { jobPrefix, sourceKey, uploadKey } from '../../../lambdas/domain/blob-keys';
 import { listKeys } from './support/blob-listing';
 import type { SourceLocator } from '../../../lambdas/domain/model';
-import { createTestJob, reload, taskView, type TaskSpec } from './support/job-fixture';
+import { createTestJob, reload, stepEvent, taskView, type TaskSpec } from './support/job-fixture';
+import { handler as preflight } from '../../../lambdas/steps/preflight';
 import { buildPdf, pngBytes } from '../../support/pdf-fixtures';
 
 let t: TestServices;
@@ -77,17 +78,42 @@ describe('ingest', () => {
     expect(task).toMatchObject({ status: 'running', fileType: 'raster', mimeType: 'image/png' });
   });
 
-  it('copies an upload into the job\'s own storage, under the task\'s source key', async () => {
+  it('reads an upload where it is: the task\'s source is the upload\'s own object, not a copy', async () => {
     const accountId = 'acct_test';
     const uploadId = t.services.ids.next('upload');
     const from = uploadKey(accountId, uploadId);
     await t.services.blobs.putBytes(from, pdfBytes, 'application/pdf');
-    const { output, task, audit } = await ingestTask({ locator: { kind: 'upload', uploadId, key: from }, name: 'flyer' });
+    const etag = (await t.services.blobs.head(from))!.etag!;
+    const { output, task, audit } = await ingestTask({ locator: { kind: 'upload', uploadId, key: from, etag }, name: 'flyer' });
     expect(output).toEqual({ ok: true });
-    const key = sourceKey(accountId, task.jobId, task.id, 'flyer.pdf');
-    expect(task.originalArtifact).toMatchObject({ key, fileName: 'flyer.pdf', sizeBytes: pdfBytes.length, role: 'source' });
-    expect(Buffer.from(await t.services.blobs.getBytes(key)).equals(Buffer.from(pdfBytes))).toBe(true);
+    expect(task.originalArtifact).toMatchObject({ key: from, fileName: 'flyer.pdf', sizeBytes: pdfBytes.length, role: 'source' });
+    expect(await t.services.blobs.head(sourceKey(accountId, task.jobId, task.id, 'flyer.pdf'))).toBeNull();
     expect(audit[0]).toMatchObject({ event: 'source.received', message: expect.stringContaining(uploadId) });
+  });
+
+  it('fails the task with a sentence when the upload\'s file was posted again after the job was created', async () => {
+    const accountId = 'acct_test';
+    const uploadId = t.services.ids.next('upload');
+    const from = uploadKey(accountId, uploadId);
+    await t.services.blobs.putBytes(from, pdfBytes, 'application/pdf');
+    const etag = (await t.services.blobs.head(from))!.etag!;
+    await t.services.blobs.putBytes(from, new TextEncoder().encode('%PDF-1.4 another file'), 'application/pdf');
+    const { output, task } = await ingestTask({ locator: { kind: 'upload', uploadId, key: from, etag } });
+    expect(output).toEqual({ ok: false });
+    expect(task).toMatchObject({ status: 'error', reason: `The file of upload ${uploadId} was replaced after this job was created; create a new job to check the new file.` });
+  });
+
+  it('fails a later step with the same sentence when the upload is posted again after ingest', async () => {
+    const uploadId = t.services.ids.next('upload');
+    const from = uploadKey('acct_test', uploadId);
+    await t.services.blobs.putBytes(from, pdfBytes, 'application/pdf');
+    const etag = (await t.services.blobs.head(from))!.etag!;
+    const { after, task } = await ingestTask({ locator: { kind: 'upload', uploadId, key: from, etag } });
+    expect(task.currentFile).toMatchObject({ key: from, etag });
+    await t.services.blobs.putBytes(from, await buildPdf({ pages: 2 }), 'application/pdf');
+    await preflight(stepEvent(after, 0, 0));
+    const { steps } = taskView(await reload(t.services, after.job.id), 0);
+    expect(steps[0]).toMatchObject({ status: 'error', reason: expect.stringContaining(`The file of upload ${uploadId} was replaced after this job was created`) });
   });
 
   it('fails the task when the upload is not in storage', async () => {

@@ -19,6 +19,9 @@ export interface RangedFile {
 /** Every reader reads the file's end first (startxref, the cross-reference table, the trailer): fetched while the threads start. */
 const TAIL_PREFETCH_BYTES = 256 * 1024;
 
+/** Each render thread's channel, kept while the thread lives (see shared-source.ts on why). */
+const channels = new WeakMap<object, SharedArrayBuffer>();
+
 export class PageSources<Thread extends object> {
   private readonly ranges: RangeCache | undefined;
   private readonly servers = new Map<Thread, SharedSourceServer>();
@@ -34,7 +37,8 @@ export class PageSources<Thread extends object> {
   for(thread: Thread): PageSource {
     if (typeof this.file === 'string') return { path: this.file };
     this.release(thread);
-    const channel = sharedChannel();
+    let channel = channels.get(thread);
+    if (!channel) channels.set(thread, (channel = sharedChannel()));
     this.servers.set(thread, serveSharedSource(channel, this.ranges!.read));
     return { channel, size: this.file.size };
   }

@@ -12,9 +12,18 @@
  * (render-pool.ts serves them from the step's storage).
  *
  * The channel's layout: four Int32 slots (state, requested length, answered
- * length, unused), the requested offset as a Float64 (files of more than
- * 2 GiB), then the data area. A failed read answers with its message in the
- * data area, and the engine thread throws SharedSourceError with it.
+ * length, the generation of the server that owns it), the requested offset as
+ * a Float64 (files of more than 2 GiB), then the data area. A failed read
+ * answers with its message in the data area, and the engine thread throws
+ * SharedSourceError with it.
+ *
+ * A channel is kept for its engine thread's life and served again for each
+ * document (page-sources.ts): one new 2 MB channel per document and thread
+ * was never freed, since an engine thread kept warm with a small heap hardly
+ * ever collects its garbage and a SharedArrayBuffer lives while any thread
+ * holds it. The previews function grew by 4 MB a job (bench:soak, issue 16).
+ * Each server takes the channel over with a new generation; an earlier
+ * server, still waiting or still reading, then answers nothing and ends.
  */
 import { BlockCachedSource } from './byte-source';
 
@@ -40,7 +49,7 @@ export class SharedSourceError extends Error {
   override name = 'SharedSourceError';
 }
 
-/** A new channel, to be handed to one engine thread and to serveSharedSource. */
+/** A new channel, for one engine thread's life, served by serveSharedSource for each document in turn. */
 export function sharedChannel(): SharedArrayBuffer {
   return new SharedArrayBuffer(HEADER_BYTES + SHARED_CHANNEL_DATA_BYTES);
 }
@@ -133,7 +142,17 @@ export interface SharedSourceServer {
  */
 export function serveSharedSource(channel: SharedArrayBuffer, read: RangeRead, describe: (e: unknown) => string = errorText): SharedSourceServer {
   const { slots, offset, data } = views(channel);
+  // All servers of a channel run on one thread (the one serving storage), so this check and the
+  // writes after it cannot interleave with another server's.
+  const generation = (Atomics.load(slots, 3) + 1) | 0;
+  Atomics.store(slots, 3, generation);
+  Atomics.store(slots, 0, IDLE);
+  // An earlier server still waiting wakes, sees it is no longer current, and ends.
+  Atomics.notify(slots, 0);
+  const current = () => Atomics.load(slots, 3) === generation;
   const answer = (state: number, bytes: Uint8Array, asked: number): void => {
+    // A request of the channel's next document is not this server's to answer.
+    if (!current()) return;
     const n = Math.min(bytes.length, asked);
     data.set(bytes.subarray(0, n));
     slots[2] = n;
@@ -143,7 +162,7 @@ export function serveSharedSource(channel: SharedArrayBuffer, read: RangeRead, d
   const loop = async (): Promise<void> => {
     for (;;) {
       const state = Atomics.load(slots, 0);
-      if (state === CLOSED) return;
+      if (state === CLOSED || !current()) return;
       if (state !== REQUEST) {
         const waiting = waitAsync(slots, 0, state);
         if (waiting.async) await waiting.value;
@@ -159,6 +178,8 @@ export function serveSharedSource(channel: SharedArrayBuffer, read: RangeRead, d
   };
   return {
     stop() {
+      // A server stopped late must not close the channel under the next one.
+      if (!current()) return;
       Atomics.store(slots, 0, CLOSED);
       Atomics.notify(slots, 0);
     },

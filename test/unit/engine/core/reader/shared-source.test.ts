@@ -18,8 +18,7 @@ afterEach(async () => {
 });
 
 /** A reading thread on a new channel served by `read`; `ask` sends it one read (or asks for its kept failure). */
-async function readerThread(size: number, read: RangeRead) {
-  const channel = sharedChannel();
+async function readerThread(size: number, read: RangeRead, channel = sharedChannel()) {
   const server = serveSharedSource(channel, read, (e) => `Storage said: ${(e as Error).message}`);
   const worker = new Worker(BOOTSTRAP, { workerData: { moduleUrl: READER, channel, size } });
   started.push(worker);
@@ -27,7 +26,7 @@ async function readerThread(size: number, read: RangeRead) {
     worker.once('message', () => resolve());
     worker.once('error', reject);
   });
-  const ask = (message: { offset: number; length: number } | 'failure') =>
+  const ask = (message: { offset: number; length: number } | 'failure' | 'reopen') =>
     new Promise<Answer>((resolve) => {
       worker.once('message', resolve);
       worker.postMessage(message);
@@ -72,6 +71,20 @@ describe('a source served by another thread', () => {
     expect((await ask({ offset: 0, length: 10 })).error).toEqual({ name: 'SharedSourceError', message: 'Storage said: NoSuchKey' });
     expect((await ask('failure')).failure).toBe('Storage said: NoSuchKey');
     server.stop();
+  });
+
+  it('serves its channel again for the next document: the earlier server ends, answers nothing, and its late stop() closes nothing', async () => {
+    const channel = sharedChannel();
+    const { server: first, ask } = await readerThread(file.length, fromFile, channel);
+    expect(Buffer.from((await ask({ offset: 100, length: 10 })).bytes!)).toEqual(file.subarray(100, 110));
+    const next = Buffer.alloc(file.length, 9);
+    const second = serveSharedSource(channel, async (offset, length) => next.subarray(offset, offset + length));
+    await first.stopped;
+    first.stop();
+    await ask('reopen');
+    expect(Buffer.from((await ask({ offset: 100, length: 10 })).bytes!)).toEqual(next.subarray(100, 110));
+    second.stop();
+    await second.stopped;
   });
 
   it('answers nothing after stop(): a reader gets an error instead of waiting', async () => {

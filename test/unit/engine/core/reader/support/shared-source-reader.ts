@@ -8,9 +8,16 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { SharedSource } from '../../../../../../lambdas/engine/core/reader/shared-source';
 
 const { channel, size } = workerData as { channel: SharedArrayBuffer; size: number };
-const source = new SharedSource(channel, size);
+let source = new SharedSource(channel, size);
 
-parentPort!.on('message', (ask: { offset: number; length: number } | 'failure') => {
+parentPort!.on('message', (ask: { offset: number; length: number } | 'failure' | 'reopen') => {
+  if (ask === 'reopen') {
+    // The next document over the same channel, as a render thread kept warm opens it.
+    source.close();
+    source = new SharedSource(channel, size);
+    parentPort!.postMessage('reopened');
+    return;
+  }
   if (ask === 'failure') {
     parentPort!.postMessage({ failure: source.failure?.message ?? null });
     return;

@@ -21,6 +21,7 @@ import { buildProxyEvent, lambdaContext, methodArn, type GatewayRequest } from '
 import { GATEWAY_MESSAGES } from '../lambdas/api/gateway-messages';
 import { REQUEST_ID_HEADERS, requestIdHeaders } from '../lambdas/api/middleware/request-id';
 import { holdIdleConnections } from './keep-alive';
+import type { ConsoleFile, ConsoleFiles } from '../web/build-console';
 
 export type RouteHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -43,6 +44,8 @@ export interface HttpServerOptions {
    */
   coldStartMs?: number;
   log?: (message: string, error?: unknown) => void;
+  /** The web console's files (web/build-console.ts), served at `/` and `/assets/…` beside the API. */
+  console?: { files: ConsoleFiles; headers: Record<string, string> };
 }
 
 export interface HttpServer {
@@ -114,6 +117,11 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     const receivedAt = new Date();
     const method = req.method ?? 'GET';
     const [path = '/', rawQuery = ''] = (req.url ?? '/').split('?', 2);
+
+    if (opts.console && (method === 'GET' || method === 'HEAD')) {
+      const file = opts.console.files.get(path);
+      if (file) return serveConsoleFile(req, res, file, opts.console.headers);
+    }
 
     let match: ReturnType<typeof matchRoute>;
     try {
@@ -253,6 +261,17 @@ function drain(req: http.IncomingMessage): void {
   const cutOff = setTimeout(() => req.socket.destroy(), DRAIN_GRACE_MS);
   req.once('end', () => clearTimeout(cutOff));
   req.once('close', () => clearTimeout(cutOff));
+}
+
+/** A console file: no key needed (it holds no data); hashed assets are cached for good, the page never. */
+function serveConsoleFile(req: http.IncomingMessage, res: http.ServerResponse, file: ConsoleFile, headers: Record<string, string>): void {
+  res.writeHead(200, {
+    ...headers,
+    'content-type': file.contentType,
+    'content-length': file.body.length,
+    'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+  });
+  res.end(req.method === 'HEAD' ? undefined : file.body);
 }
 
 function sendError(res: http.ServerResponse, requestId: string, code: ErrorCode, message?: string, headers: Record<string, string> = {}): void {

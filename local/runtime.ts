@@ -27,6 +27,7 @@ import { setServices } from '../lambdas/platform/services';
 import type { Services } from '../lambdas/domain/ports';
 import { createGatewayAuthorizer, type AuthorizerHandler } from './gateway-authorizer';
 import { startHttpServer, type HttpServer } from './http-server';
+import { buildConsole, consoleSecurityHeaders } from '../web/build-console';
 import { isRunning, readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo, PREWARMED } from './runtime-info';
 import { S3RVER_CREDENTIALS, startStandins, useStandInCredentials, type Standins } from './standins';
 import { startStorageGateway, type StorageGateway } from './storage-gateway';
@@ -153,8 +154,10 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
 
     const key = await localKey(services, config.devApiKey);
 
+    const consoleFiles = await buildConsole();
     const http: HttpServer = await startHttpServer({
       port: apiPort,
+      console: { files: consoleFiles, headers: consoleSecurityHeaders(new URL(storage.url).origin) },
       maxBodyBytes: config.maxBodyBytes,
       authorizer: createGatewayAuthorizer({ handler: loadAuthorizer, ttlSeconds: config.authCacheTtlSeconds }),
       throttle: createThrottle(throttleLimitsFrom(env)),

@@ -78,8 +78,8 @@ describe('the console', () => {
     await page.getByLabel('API key').fill(target().key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Jobs' }).waitFor();
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(1);
-    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(await page.evaluate('sessionStorage.length')).toBe(1);
+    expect(await page.evaluate('localStorage.length')).toBe(0);
     expect(page.url()).not.toContain(target().key);
   });
 
@@ -118,9 +118,15 @@ describe('the console', () => {
     expect(dialogs).toEqual([]);
   });
 
+  it('has an accessibility check that sees a planted violation (so its empty lists above mean something)', async () => {
+    await page.evaluate("document.getElementById('main').insertAdjacentHTML('beforeend', '<input id=planted type=text>')");
+    expect((await seriousViolations(page)).map((v) => v.id)).toContain('label');
+    await page.evaluate("document.getElementById('planted').remove()");
+  });
+
   it('forgets the key on sign out', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
   });
 });

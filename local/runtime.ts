@@ -137,7 +137,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const config = loadConfig(env);
 
     const timeoutOverride = envInt(env, 'LOCAL_WORKER_TIMEOUT_MS');
-    const pool: WorkerPool = createWorkerPool({ functions: pooledFunctions(), timeoutMs: timeoutOverride, env, log });
+    const pool: WorkerPool = createWorkerPool({ functions: pooledFunctions(), timeoutMs: timeoutOverride, idleMs: envInt(env, 'LOCAL_WORKER_IDLE_MS'), env, log });
     cleanup.push(() => pool.close());
     const invoke = createWorkerInvoker({ pool, timeoutMs: timeoutOverride });
     const orchestrator = createLocalOrchestrator({ invoke, log });

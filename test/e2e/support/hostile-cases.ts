@@ -144,7 +144,9 @@ function urlsAndHeaders(): HostileCase[] {
 
 function pathsQueriesAndTransport(): HostileCase[] {
   const out: HostileCase[] = [];
-  for (const id of ['..%2F..%2Fetc%2Fpasswd', '%00', 'job_%0d%0aX-Injected:1', `job_${'9'.repeat(500)}`, '%E0%A4%A', "job_' OR '1'='1", '..']) {
+  // A bare `..` (or `%2e%2e`) never reaches the server: the client's URL parser climbs out of
+  // /jobs and asks for `/`, the console's page, which needs no key and holds no data.
+  for (const id of ['..%2F..%2Fetc%2Fpasswd', '%00', 'job_%0d%0aX-Injected:1', `job_${'9'.repeat(500)}`, '%E0%A4%A', "job_' OR '1'='1", '..%00', '...']) {
     out.push({ name: `GET /jobs/${id}`, method: 'GET', path: `/jobs/${id}` });
     out.push({ name: `DELETE /jobs/${id}`, method: 'DELETE', path: `/jobs/${id}` });
     out.push({ name: `POST /jobs/${id}/review`, method: 'POST', path: `/jobs/${id}/review`, body: { decision: 'approve' } });

@@ -67,14 +67,15 @@ export function JobPage({ id }: { id: string }) {
   const [error, setError] = useState<string | null>(null);
 
   usePolling(
-    async () => {
+    async (current) => {
       try {
         const { job: next } = await api<{ job: Job }>('GET', `/jobs/${encodeURIComponent(id)}`);
+        if (!current()) return false;
         setJob(next);
         setError(null);
         return !isTerminal(next.status);
       } catch (e) {
-        setError((e as Error).message);
+        if (current()) setError((e as Error).message);
         return false;
       }
     },

@@ -42,14 +42,15 @@ export function JobsPage() {
   const pageKey = pages[pages.length - 1] ?? null;
 
   usePolling(
-    async () => {
+    async (current) => {
       try {
         const next = await api<JobList>('GET', query(filters, pageKey));
+        if (!current()) return false;
         setList(next);
         setError(null);
         return next.jobs.some((j) => !isTerminal(j.status));
       } catch (e) {
-        setError((e as Error).message);
+        if (current()) setError((e as Error).message);
         return false;
       }
     },

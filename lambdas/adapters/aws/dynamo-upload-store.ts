@@ -11,6 +11,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Clock, UploadStore } from '../../domain/ports';
 import { isExpired, itemToUpload, uploadItemKey, uploadReferencesKey, uploadToItem } from './dynamo-items';
+import { isConditionalCheckFailed } from './dynamo-expressions';
 
 export interface DynamoUploadStoreOptions {
   client: DynamoDBDocumentClient;
@@ -58,7 +59,7 @@ export function createDynamoUploadStore({ client, tableName, clock }: DynamoUplo
         }),
       ).catch((error: unknown) => {
         // No references item (never referred, or already cleaned up): nothing refers.
-        if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return { Attributes: undefined };
+        if (isConditionalCheckFailed(error)) return { Attributes: undefined };
         throw error;
       });
       const left = sizeOf(out.Attributes);
@@ -68,7 +69,7 @@ export function createDynamoUploadStore({ client, tableName, clock }: DynamoUplo
         await client
           .send(new DeleteCommand({ TableName: tableName, Key: uploadReferencesKey(uploadId), ConditionExpression: 'attribute_not_exists(refs)' }))
           .catch((error: unknown) => {
-            if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
+            if (!isConditionalCheckFailed(error)) throw error;
           });
       }
       return left;

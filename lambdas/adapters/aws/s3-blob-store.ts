@@ -54,14 +54,6 @@ const isInvalidRange = (error: unknown): boolean => {
   return e?.name === 'InvalidRange' || e?.$metadata?.httpStatusCode === 416;
 };
 
-/**
- * CopySource is `bucket/key` URL-encoded per segment, as S3 requires (a bare
- * `+` would be read as a space). s3rver decodes it with decodeURI, which leaves
- * %2B, %2C, %3B and the like encoded: locally, copy from keys without those
- * characters (upload keys are `<account>/uploads/<uploadId>`).
- */
-export const copySource = (bucket: string, key: string): string => `${bucket}/${key.split('/').map(encodeURIComponent).join('/')}`;
-
 export function createS3BlobStore({ client, bucket, batchDeletes = true, pageSize = DELETE_OBJECTS_MAX }: S3BlobStoreOptions): BlobStore {
   const page = Math.max(1, Math.min(DELETE_OBJECTS_MAX, Math.trunc(pageSize)));
   async function getBody(key: string, range?: string): Promise<Readable> {

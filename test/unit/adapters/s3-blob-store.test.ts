@@ -18,7 +18,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { copySource, createS3BlobStore } from '../../../lambdas/adapters/aws/s3-blob-store';
+import { createS3BlobStore } from '../../../lambdas/adapters/aws/s3-blob-store';
 import { createS3Client } from '../../../lambdas/adapters/aws/s3-client';
 import { useStandInCredentials } from '../../support/s3rver';
 
@@ -155,9 +155,5 @@ describe('the S3 client', () => {
     const post = await createS3BlobStore({ client: local, bucket: 'files' }).presignGet('k', 60);
     expect(post.startsWith('http://127.0.0.1:4568/files/k?')).toBe(true);
     local.destroy();
-  });
-
-  it('encodes a copy source per key segment', () => {
-    expect(copySource('files', 'a/Müller + Co/x y.pdf')).toBe('files/a/M%C3%BCller%20%2B%20Co/x%20y.pdf');
   });
 });

@@ -51,6 +51,15 @@ async function ingestTask(task: Omit<TaskSpec, 'steps'>) {
   return { output, event, after, ...taskView(after, 0) };
 }
 
+/** A one-page PDF posted to a new upload, with the ETag a job made from it records. */
+async function storedUpload() {
+  const accountId = 'acct_test';
+  const uploadId = t.services.ids.next('upload');
+  const from = uploadKey(accountId, uploadId);
+  await t.services.blobs.putBytes(from, pdfBytes, 'application/pdf');
+  return { accountId, uploadId, from, etag: (await t.services.blobs.head(from))!.etag! };
+}
+
 const urlSource = (path: string, headers?: Record<string, string>): SourceLocator => ({ kind: 'url', url: `${base}${path}`, ...(headers ? { headers } : {}) });
 
 describe('ingest', () => {
@@ -79,11 +88,7 @@ describe('ingest', () => {
   });
 
   it('reads an upload where it is: the task\'s source is the upload\'s own object, not a copy', async () => {
-    const accountId = 'acct_test';
-    const uploadId = t.services.ids.next('upload');
-    const from = uploadKey(accountId, uploadId);
-    await t.services.blobs.putBytes(from, pdfBytes, 'application/pdf');
-    const etag = (await t.services.blobs.head(from))!.etag!;
+    const { accountId, uploadId, from, etag } = await storedUpload();
     const { output, task, audit } = await ingestTask({ locator: { kind: 'upload', uploadId, key: from, etag }, name: 'flyer' });
     expect(output).toEqual({ ok: true });
     expect(task.originalArtifact).toMatchObject({ key: from, fileName: 'flyer.pdf', sizeBytes: pdfBytes.length, role: 'source' });
@@ -92,11 +97,7 @@ describe('ingest', () => {
   });
 
   it('fails the task with a sentence when the upload\'s file was posted again after the job was created', async () => {
-    const accountId = 'acct_test';
-    const uploadId = t.services.ids.next('upload');
-    const from = uploadKey(accountId, uploadId);
-    await t.services.blobs.putBytes(from, pdfBytes, 'application/pdf');
-    const etag = (await t.services.blobs.head(from))!.etag!;
+    const { uploadId, from, etag } = await storedUpload();
     await t.services.blobs.putBytes(from, new TextEncoder().encode('%PDF-1.4 another file'), 'application/pdf');
     const { output, task } = await ingestTask({ locator: { kind: 'upload', uploadId, key: from, etag } });
     expect(output).toEqual({ ok: false });
@@ -104,10 +105,7 @@ describe('ingest', () => {
   });
 
   it('fails a later step with the same sentence when the upload is posted again after ingest', async () => {
-    const uploadId = t.services.ids.next('upload');
-    const from = uploadKey('acct_test', uploadId);
-    await t.services.blobs.putBytes(from, pdfBytes, 'application/pdf');
-    const etag = (await t.services.blobs.head(from))!.etag!;
+    const { uploadId, from, etag } = await storedUpload();
     const { after, task } = await ingestTask({ locator: { kind: 'upload', uploadId, key: from, etag } });
     expect(task.currentFile).toMatchObject({ key: from, etag });
     await t.services.blobs.putBytes(from, await buildPdf({ pages: 2 }), 'application/pdf');

@@ -64,6 +64,19 @@ export function JobsPage() {
     onInput: (e: Event) => setDraft({ ...draft, [name]: (e.target as HTMLInputElement).value }),
   });
 
+  /** A filter with a closed set of values, or any. */
+  const choice = (name: keyof Filters, label: string, values: readonly string[]) => (
+    <>
+      <label for={`filter-${name}`}>{label}</label>
+      <select {...field(name)}>
+        <option value="">any</option>
+        {values.map((v) => (
+          <option value={v}>{v}</option>
+        ))}
+      </select>
+    </>
+  );
+
   return (
     <main id="main" tabIndex={-1}>
       <h1>Jobs</h1>
@@ -76,20 +89,8 @@ export function JobsPage() {
           setFilters(draft);
         }}
       >
-        <label for="filter-status">Status</label>
-        <select {...field('status')}>
-          <option value="">any</option>
-          {STATUSES.map((s) => (
-            <option value={s}>{s}</option>
-          ))}
-        </select>
-        <label for="filter-outcome">Outcome</label>
-        <select {...field('outcome')}>
-          <option value="">any</option>
-          {OUTCOMES.map((o) => (
-            <option value={o}>{o}</option>
-          ))}
-        </select>
+        {choice('status', 'Status', STATUSES)}
+        {choice('outcome', 'Outcome', OUTCOMES)}
         <label for="filter-orderId">Order id</label>
         <input type="text" {...field('orderId')} />
         <label for="filter-customerId">Customer id</label>

@@ -37,11 +37,15 @@ export interface WorkerPoolOptions {
   /** The last warm thread of a function is ended after this long idle (default 10 minutes). */
   idleMs?: number;
   /**
-   * A thread idle this long while another thread of its function is alive is
-   * ended (default 30 s): a burst starts a second environment of a function,
-   * and each holds hundreds of MB (engines, WebAssembly memory), so after the
-   * burst the runtime goes back to one per function instead of keeping the
-   * burst's size for ten minutes (issue 16: 3.7 GB held after 40 jobs).
+   * A thread idle this long (default 30 s) is ended while another thread of its
+   * function is alive, and replaced by a fresh one when it is the last and has
+   * served invocations since it loaded. Issue 16 (3.7 GB held after 40 jobs):
+   * a burst starts a second environment of a function, each holding hundreds
+   * of MB, so after it the runtime goes back to one per function; and what a
+   * thread's native memory grew to under load (the C allocator's per-thread
+   * arenas, WebAssembly memory: neither shrinks, and the JavaScript heap does
+   * not see them) is given back only when the thread ends. The replacement is
+   * loaded at once, so the next job still finds its function warm.
    */
   spareIdleMs?: number;
   /** Longest a thread may take to load its module (Lambda's init phase). */
@@ -82,6 +86,8 @@ class Environment {
   readonly ready: Promise<void>;
   alive = true;
   busy = false;
+  /** Invocations run since the module loaded: a thread that served none has nothing to give back. */
+  served = 0;
   idleTimer?: NodeJS.Timeout;
   private current?: Pending;
   private nextId = 1;
@@ -91,7 +97,7 @@ class Environment {
 
   constructor(
     readonly name: string,
-    private readonly spec: PooledFunction,
+    readonly spec: PooledFunction,
     private readonly opts: { initTimeoutMs: number; env?: NodeJS.ProcessEnv; log: (m: string, e?: unknown) => void; onDeath: (env: Environment) => void },
   ) {
     const entryPath = isAbsolute(spec.entry) ? spec.entry : resolve(REPO_ROOT, spec.entry);
@@ -147,6 +153,7 @@ class Environment {
   }
 
   run(input: unknown, timeoutMs: number): Promise<unknown> {
+    this.served++;
     return new Promise((resolveRun, rejectRun) => {
       const requestId = randomUUID();
       const pending: Pending = { id: this.nextId++, requestId, resolve: resolveRun, reject: rejectRun };
@@ -234,7 +241,11 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
     wake(env.name);
   }
 
-  /** Ends an idle thread after spareIdleMs while its function has another, else after idleMs in all. */
+  /**
+   * After spareIdleMs idle: ends the thread while its function has another,
+   * replaces it with a fresh one when it is the last and has served, else
+   * ends it after idleMs idle in all.
+   */
   function retireWhenIdle(env: Environment): void {
     const idleSince = Date.now();
     const after = (ms: number, then: () => void) => {
@@ -246,8 +257,33 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
       const spare = [...envsOf(env.name)].some((e) => e !== env && e.alive);
       const left = idleMs - (Date.now() - idleSince);
       if (spare || left <= 0) void env.end();
+      else if (env.served > 0) replace(env);
       else after(left, () => void (env.alive && !env.busy && env.end()));
     });
+  }
+
+  /**
+   * Ends `env` and loads a fresh environment of its function in its place, kept
+   * warm as a prewarmed one is. The fresh one joins the set first, so an
+   * invocation waiting for a free slot finds it instead of starting another.
+   */
+  function replace(env: Environment): void {
+    if (closed) return;
+    const fresh = startEnvironment(env.name, env.spec);
+    envsOf(env.name).add(fresh);
+    void env.end();
+    keepWarm(fresh);
+  }
+
+  /** Once loaded, an environment nobody took meanwhile is idle like any other (and so retired in time). */
+  function keepWarm(env: Environment): void {
+    void env.ready.then(
+      () => {
+        if (!env.busy) release(env);
+      },
+      // A failed load ends the environment through onDeath.
+      () => undefined,
+    );
   }
 
   return {
@@ -271,13 +307,8 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
           if (envsOf(name).size > 0) continue;
           const env = startEnvironment(name, spec);
           envsOf(name).add(env);
-          // Idle (and so ended after idleMs unused) once loaded; a failed load ends it through onDeath.
-          await env.ready.then(
-            () => {
-              if (!env.busy) release(env);
-            },
-            () => undefined,
-          );
+          keepWarm(env);
+          await env.ready.catch(() => undefined);
         }
       })();
     },

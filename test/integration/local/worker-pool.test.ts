@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createWorkerPool, type WorkerPool } from '../../../local/worker-pool';
 import { LambdaInvocationError } from '../../../lambdas/adapters/local/lambda-errors';
@@ -136,6 +140,38 @@ describe('the worker pool', () => {
       expect(burstPool.threads().Test).toBe(1);
     } finally {
       await burstPool.close();
+    }
+  });
+
+  it('replaces its last thread, once that has served and then idled, by a fresh warm one, and leaves a fresh unused one alone', async () => {
+    // Each load of the worker module appends a line here: the starts can be counted.
+    const starts = join(tmpdir(), `proofline-starts-${randomUUID()}`);
+    const startCount = () => (existsSync(starts) ? readFileSync(starts, 'utf8').trim().split('\n').length : 0);
+    const recycling = createWorkerPool({
+      functions: { Test: { entry: fixture('test-worker.ts'), memoryMb: 256, timeoutSeconds: 900 } },
+      spareIdleMs: 300,
+      idleMs: 60_000,
+      env: { ...process.env, PROOFLINE_TEST_STARTS: starts },
+      log: () => {},
+    });
+    try {
+      const used = (await recycling.invoke('Test', { mode: 'echo' })) as { threadId: number; invocations: number };
+      expect(startCount()).toBe(1);
+      // Idle past spareIdleMs after serving: a fresh environment is loaded in its place.
+      await vi.waitFor(() => expect(startCount()).toBe(2), { timeout: 10_000, interval: 50 });
+      await vi.waitFor(() => expect(recycling.threads()).toEqual({ Test: 1 }), { timeout: 10_000 });
+      // The fresh one has served nothing, so idling does not replace it again.
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(startCount()).toBe(2);
+      // It is warm: the next invocation runs there, without loading the module again.
+      const next = (await recycling.invoke('Test', { mode: 'echo' })) as { threadId: number; invocations: number };
+      expect(next.threadId).not.toBe(used.threadId);
+      expect(next.invocations).toBe(1);
+      expect(startCount()).toBe(2);
+      expect(recycling.threads()).toEqual({ Test: 1 });
+    } finally {
+      await recycling.close();
+      rmSync(starts, { force: true });
     }
   });
 

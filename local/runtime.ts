@@ -137,7 +137,14 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const config = loadConfig(env);
 
     const timeoutOverride = envInt(env, 'LOCAL_WORKER_TIMEOUT_MS');
-    const pool: WorkerPool = createWorkerPool({ functions: pooledFunctions(), timeoutMs: timeoutOverride, idleMs: envInt(env, 'LOCAL_WORKER_IDLE_MS'), env, log });
+    const pool: WorkerPool = createWorkerPool({
+      functions: pooledFunctions(),
+      timeoutMs: timeoutOverride,
+      idleMs: envInt(env, 'LOCAL_WORKER_IDLE_MS'),
+      maxInvocations: envInt(env, 'LOCAL_WORKER_MAX_INVOCATIONS'),
+      env,
+      log,
+    });
     cleanup.push(() => pool.close());
     const invoke = createWorkerInvoker({ pool, timeoutMs: timeoutOverride });
     const orchestrator = createLocalOrchestrator({ invoke, log });

@@ -23,7 +23,6 @@ describe('the worker pool', () => {
     pool = createWorkerPool({
       functions: {
         Test: { entry: fixture('test-worker.ts'), memoryMb: 256, timeoutSeconds: 900 },
-        Small: { entry: fixture('test-worker.ts'), memoryMb: 64, timeoutSeconds: 900 },
         Broken: { entry: fixture('broken-worker.ts'), memoryMb: 256, timeoutSeconds: 900 },
       },
       timeoutMs: 1500,
@@ -105,8 +104,14 @@ describe('the worker pool', () => {
   });
 
   it('turns running out of the function’s memory into Runtime.OutOfMemory', async () => {
-    const err = await failureOf(pool.invoke('Small', { mode: 'oom' }));
-    expect(err.name).toBe('Runtime.OutOfMemory');
+    // Its own pool without the short timeout of the others: filling 64 MB takes longer than 1.5 s on a loaded machine.
+    const small = createWorkerPool({ functions: { Small: { entry: fixture('test-worker.ts'), memoryMb: 64, timeoutSeconds: 120 } }, log: () => {} });
+    try {
+      const err = await failureOf(small.invoke('Small', { mode: 'oom' }));
+      expect(err.name).toBe('Runtime.OutOfMemory');
+    } finally {
+      await small.close();
+    }
   });
 
   it('fails every invocation of a module that cannot load with Runtime.ImportModuleError', async () => {
@@ -172,6 +177,27 @@ describe('the worker pool', () => {
     } finally {
       await recycling.close();
       rmSync(starts, { force: true });
+    }
+  });
+
+  it('replaces a thread that has served maxInvocations by a fresh one, keeping the function’s thread count', async () => {
+    const capped = createWorkerPool({
+      functions: { Test: { entry: fixture('test-worker.ts'), memoryMb: 256, timeoutSeconds: 900 } },
+      maxInvocations: 3,
+      log: () => {},
+    });
+    type Echo = { threadId: number; invocations: number };
+    try {
+      const first = [];
+      for (let i = 0; i < 3; i++) first.push((await capped.invoke('Test', { mode: 'echo' })) as Echo);
+      expect(first.map((o) => o.invocations)).toEqual([1, 2, 3]);
+      expect(new Set(first.map((o) => o.threadId)).size).toBe(1);
+      const fourth = (await capped.invoke('Test', { mode: 'echo' })) as Echo;
+      expect(fourth.threadId).not.toBe(first[0]!.threadId);
+      expect(fourth.invocations).toBe(1);
+      expect(capped.threads()).toEqual({ Test: 1 });
+    } finally {
+      await capped.close();
     }
   });
 

@@ -1,0 +1,74 @@
+/**
+ * The job as GET /jobs/{id} answers it, beyond what the jobs list reads (web/src/api.ts): step
+ * outputs, the terminal job's `results`, the webhook's deliveries and the review (docs/api.md §4,
+ * §9, §11 rules 5 and 6).
+ */
+import type { Artifact, Job, Step, Task } from '../api';
+import type { PreflightReport } from '../findings/report';
+
+export interface PreviewsOutput {
+  kind: 'previews';
+  count: number;
+  total: number | null;
+  pages: { page: number; url?: string; width: number | null; height: number | null; mimeType: string }[];
+}
+
+export interface StepDetail extends Step {
+  params?: Record<string, unknown>;
+  runtimeParams?: Record<string, unknown> | null;
+  outputs?: (Artifact | PreviewsOutput | { kind: string })[];
+}
+
+export interface TaskDetail extends Task {
+  name?: string | null;
+  fileRef: string | null;
+  steps?: StepDetail[];
+}
+
+export interface ValidationFailure {
+  ruleId: string;
+  clause: string | null;
+  description: string;
+  occurrences: number;
+  examples: Record<string, unknown>[];
+}
+
+export interface ValidationProfile {
+  requested: string;
+  matched: string | null;
+  profileName: string | null;
+  compliant: boolean;
+  checks: { passed: number; failed: number };
+  rules: { passed: number; failed: number };
+  failures: ValidationFailure[];
+}
+
+export interface JobResults {
+  preflight?: { taskId: string; stepId: string; stepType: 'preflight' | 'repreflight'; status: string; outcome: string | null; report: PreflightReport | null }[];
+  validate?: { taskId: string; status: string; outcome: string | null; compliant: boolean; profiles: ValidationProfile[] }[];
+  autofix?: { taskId: string; applied: { fixId: string; count: number; pages: number[] }[]; skipped: { fixId: string; reason: string }[] }[];
+}
+
+export interface WebhookDelivery {
+  attempt: number;
+  at: string;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+export interface JobDetail extends Job {
+  tasks: TaskDetail[];
+  policy: { onFail: 'reject' | 'accept_with_warnings' | 'manual_review' };
+  webhook?: { url: string; deliveries: WebhookDelivery[] };
+  review?: { decision: 'approve' | 'reject'; note: string | null; at: string; keyId: string };
+  results?: JobResults;
+}
+
+export const isPreviewsOutput = (o: { kind: string }): o is PreviewsOutput => o.kind === 'previews';
+
+/** The task's first preflight report and its last one (a repreflight's, after fixes), when it has them. */
+export function reportsOf(job: JobDetail, taskId: string): { first: PreflightReport | null; last: PreflightReport | null } {
+  const entries = (job.results?.preflight ?? []).filter((e) => e.taskId === taskId && e.report);
+  return { first: entries[0]?.report ?? null, last: entries[entries.length - 1]?.report ?? null };
+}

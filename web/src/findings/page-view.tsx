@@ -59,6 +59,9 @@ export function PageView(props: PageViewProps) {
   const display = displaySize(sizeOf(image, page), fitWidth, zoom);
   const place = (box: Rect | null) => (page && box ? screenRect(page, display, box) : null);
   const framed = marks.flatMap((m) => m.boxes.map((box) => ({ mark: m, rect: place(box) })).filter((f): f is { mark: PageMark; rect: PixelRect } => f.rect !== null));
+  // Frames in the same place (an image found too coarse and in RGB) set their labels side by side.
+  const corner = (r: PixelRect) => `${Math.round(r.left)},${Math.round(r.top)}`;
+  const labelSlot = framed.map((f, i) => framed.slice(0, i).filter((g) => corner(g.rect) === corner(f.rect)).length);
   // A finding none of whose boxes shows on the image keeps its badge in the top row.
   const badges = marks.filter((m) => !framed.some((f) => f.mark.number === m.number));
   const described = marks.length === 0 ? 'no findings' : `findings ${marks.map((m) => m.number).join(', ')}`;
@@ -74,7 +77,7 @@ export function PageView(props: PageViewProps) {
         )}
         <Line kind="bleed" rect={place(page?.bleedBox ?? null)} />
         <Line kind="trim" rect={place(page?.trimBox ?? null)} />
-        {framed.map(({ mark, rect }) => (
+        {framed.map(({ mark, rect }, i) => (
           <div
             class={`mark mark-${mark.severity}${mark.number === selected ? ' mark-selected' : ''}${rect.width < TINY_PX || rect.height < TINY_PX ? ' mark-tiny' : ''}`}
             style={px(rect)}
@@ -83,7 +86,7 @@ export function PageView(props: PageViewProps) {
             title={`${mark.number}: ${severityWord(mark.severity)}`}
             onClick={() => onSelect?.(mark.number)}
           >
-            <span class="mark-label">
+            <span class="mark-label" style={labelSlot[i] ? { left: `calc(${labelSlot[i] * 2.9}rem - 2px)` } : undefined}>
               {severitySymbol(mark.severity)} {mark.number}
             </span>
           </div>

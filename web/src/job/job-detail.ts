@@ -5,6 +5,7 @@
  */
 import type { Artifact, Job, Step, Task } from '../api';
 import type { PreflightReport } from '../findings/report';
+import type { AutofixResultEntry, PreflightResultEntry, ValidateResultEntry } from '../../../lambdas/domain/step-results';
 
 export interface PreviewsOutput {
   kind: 'previews';
@@ -25,28 +26,13 @@ export interface TaskDetail extends Task {
   steps?: StepDetail[];
 }
 
-export interface ValidationFailure {
-  ruleId: string;
-  clause: string | null;
-  description: string;
-  occurrences: number;
-  examples: Record<string, unknown>[];
-}
+export type { ValidationFailure, ValidationProfileResult as ValidationProfile } from '../../../lambdas/domain/step-results';
 
-export interface ValidationProfile {
-  requested: string;
-  matched: string | null;
-  profileName: string | null;
-  compliant: boolean;
-  checks: { passed: number; failed: number };
-  rules: { passed: number; failed: number };
-  failures: ValidationFailure[];
-}
-
+/** `results` as the console reads it; the entries are the domain's own (lambdas/domain/step-results.ts), the report the browser's view of it. */
 export interface JobResults {
-  preflight?: { taskId: string; stepId: string; stepType: 'preflight' | 'repreflight'; status: string; outcome: string | null; report: PreflightReport | null }[];
-  validate?: { taskId: string; status: string; outcome: string | null; compliant: boolean; profiles: ValidationProfile[] }[];
-  autofix?: { taskId: string; applied: { fixId: string; count: number; pages: number[] }[]; skipped: { fixId: string; reason: string }[] }[];
+  preflight?: (Omit<PreflightResultEntry, 'report'> & { report: PreflightReport | null })[];
+  validate?: ValidateResultEntry[];
+  autofix?: AutofixResultEntry[];
 }
 
 export interface WebhookDelivery {

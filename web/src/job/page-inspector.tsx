@@ -15,7 +15,7 @@ import type { FixCatalogue } from './fix-catalogue';
 import type { PageImages } from './page-images';
 
 /** The page's width at zoom 1, in CSS px: a readable page beside the findings list. */
-export const FIT_WIDTH = 560;
+export const FIT_WIDTH = 520;
 const THUMB_WIDTH = 72;
 
 export function pageNumbers(report: PreflightReport | null, images: PageImages | null): number[] {

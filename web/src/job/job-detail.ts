@@ -5,6 +5,7 @@
  */
 import type { Artifact, Job, Step, Task } from '../api';
 import type { PreflightReport } from '../findings/report';
+import type { JobRecord, Review, WebhookDelivery } from '../../../lambdas/domain/model';
 import type { AutofixResultEntry, PreflightResultEntry, ValidateResultEntry } from '../../../lambdas/domain/step-results';
 
 export interface PreviewsOutput {
@@ -35,19 +36,12 @@ export interface JobResults {
   autofix?: AutofixResultEntry[];
 }
 
-export interface WebhookDelivery {
-  attempt: number;
-  at: string;
-  statusCode: number | null;
-  durationMs: number;
-  error: string | null;
-}
 
 export interface JobDetail extends Job {
   tasks: TaskDetail[];
-  policy: { onFail: 'reject' | 'accept_with_warnings' | 'manual_review' };
+  policy: JobRecord['policy'];
   webhook?: { url: string; deliveries: WebhookDelivery[] };
-  review?: { decision: 'approve' | 'reject'; note: string | null; at: string; keyId: string };
+  review?: Review;
   results?: JobResults;
 }
 

@@ -183,7 +183,10 @@ describe('the console’s job page', () => {
 
   it('takes an admin’s decision with its note', async () => {
     expect(target().adminKey).toBeTruthy();
+    // The page remembered the jobs it started for this key; signing out forgets them with the key.
+    expect(await page.evaluate('Object.keys(sessionStorage).length')).toBeGreaterThan(1);
     await page.getByRole('button', { name: 'Sign out' }).click();
+    expect(await page.evaluate('sessionStorage.length')).toBe(0);
     await page.getByLabel('API key').fill(target().adminKey!);
     await page.getByRole('button', { name: 'Sign in' }).click();
     // Still at the job's address: signing in again shows the job.

@@ -14,9 +14,10 @@ export class ApiFailure extends Error {
   }
 }
 
-export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** `extraHeaders`: e.g. an Idempotency-Key (docs/api.md §7), so a repeated request makes nothing new. */
+export async function api<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
   const key = currentKey();
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...extraHeaders };
   if (key) headers.authorization = `Bearer ${key}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;

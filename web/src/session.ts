@@ -17,6 +17,7 @@ export function signIn(key: string): void {
   sessionStorage.setItem(KEY, key);
 }
 
+/** Forgets the key and everything the console kept for it (such as the jobs the job page started: job/companion-jobs.ts). */
 export function signOut(): void {
-  sessionStorage.removeItem(KEY);
+  for (const name of Object.keys(sessionStorage)) if (name.startsWith('proofline.')) sessionStorage.removeItem(name);
 }

@@ -8,7 +8,13 @@
  * UserUnit and any rounding of the image size by the renderer are accounted
  * for exactly: the visible area always spans the whole image.
  */
-import type { Rect } from '../core/page-boxes';
+
+/**
+ * [x0, y0, x1, y1] in user space, as core/page-boxes.ts's Rect (the same type, written out): this
+ * module imports nothing, so the web console bundles it too (web/src/findings/geometry.ts) and
+ * draws finding boxes in the browser exactly where the proofs draw them.
+ */
+export type Rect = [number, number, number, number];
 
 export interface PageGeometry {
   mediaBox: Rect;

@@ -1,75 +1,28 @@
 /**
- * One job (GET /jobs/{id}): its state, each file's steps, downloads and audit log as a timeline.
- * Refreshed while the job runs.
+ * One job (GET /jobs/{id}): its state; each file with its pages and findings, validation, "Fix
+ * it", downloads and audit log (web/src/job/task-section.tsx); the review of a job under manual
+ * review and the webhook's deliveries. Refreshed while the job runs.
  */
 import { useState } from 'preact/hooks';
-import { api, isTerminal, type Artifact, type Job, type Task } from '../api';
+import { api, isTerminal } from '../api';
 import { Badge } from '../badge';
-import { formatBytes, formatTime, words } from '../format';
+import { formatTime } from '../format';
 import { usePolling } from '../poll';
-
-function Downloads({ files }: { files: Artifact[] }) {
-  const withLinks = files.filter((f) => f.downloadUrl);
-  if (withLinks.length === 0) return <p>No files to download yet.</p>;
-  return (
-    <ul class="downloads">
-      {withLinks.map((f) => (
-        <li>
-          <a href={f.downloadUrl} download={f.fileName} rel="noreferrer">
-            {f.fileName}
-          </a>{' '}
-          <span class="muted">
-            ({words(f.role)}
-            {f.page !== undefined ? `, page ${f.page}` : ''}, {formatBytes(f.sizeBytes)})
-          </span>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function TaskSection({ task, index }: { task: Task; index: number }) {
-  const files = [...(task.originalArtifact ? [task.originalArtifact] : []), ...(task.outputArtifacts ?? [])];
-  const headingId = `task-${index}`;
-  return (
-    <section class="task" aria-labelledby={headingId} data-task-id={task.id}>
-      <h2 id={headingId}>{task.source}</h2>
-      <p>
-        <Badge value={task.status} label="Status" /> <Badge value={task.outcome} label="Outcome" />
-        {task.fileType && <span class="muted"> {task.fileType}</span>}
-      </p>
-      {task.reason && <p class="reason">{task.reason}</p>}
-      <h3>Steps</h3>
-      <ol class="steps">
-        {(task.steps ?? []).map((s) => (
-          <li>
-            {words(s.type)}: <Badge value={s.status} label="Status" /> <Badge value={s.outcome} label="Outcome" />
-            {s.reason && <span class="reason"> {s.reason}</span>}
-          </li>
-        ))}
-      </ol>
-      <h3>Downloads</h3>
-      <Downloads files={files} />
-      <h3>Audit log</h3>
-      <ol class="timeline">
-        {(task.audit ?? []).map((a) => (
-          <li>
-            <time dateTime={a.at}>{formatTime(a.at)}</time> <span class="muted">{a.event}</span> {a.message}
-          </li>
-        ))}
-      </ol>
-    </section>
-  );
-}
+import { useFixCatalogue } from '../job/fix-catalogue';
+import type { JobDetail } from '../job/job-detail';
+import { Review } from '../job/review';
+import { TaskSection } from '../job/task-section';
+import { WebhookDeliveries } from '../job/webhook';
 
 export function JobPage({ id }: { id: string }) {
-  const [job, setJob] = useState<Job | null>(null);
+  const [job, setJob] = useState<JobDetail | null>(null);
+  const fixes = useFixCatalogue();
   const [error, setError] = useState<string | null>(null);
 
   usePolling(
     async (current) => {
       try {
-        const { job: next } = await api<{ job: Job }>('GET', `/jobs/${encodeURIComponent(id)}`);
+        const { job: next } = await api<{ job: JobDetail }>('GET', `/jobs/${encodeURIComponent(id)}`);
         if (!current()) return false;
         setJob(next);
         setError(null);
@@ -113,9 +66,11 @@ export function JobPage({ id }: { id: string }) {
             <dt>Created</dt>
             <dd>{formatTime(job.createdAt)}</dd>
           </dl>
+          <Review job={job} onReviewed={setJob} />
           {job.tasks.map((t, i) => (
-            <TaskSection task={t} index={i} />
+            <TaskSection job={job} task={t} index={i} fixes={fixes} />
           ))}
+          {job.webhook && <WebhookDeliveries webhook={job.webhook} />}
         </>
       )}
     </main>

@@ -1,6 +1,7 @@
 /**
  * The whole service in one stack: storage, the job pipeline, job events and
- * webhooks, and the public API. Its outputs are what the keys CLI and the e2e
+ * webhooks, the public API, and the web console with the API behind one
+ * CloudFront distribution. Its outputs are what the keys CLI and the e2e
  * suite read from `aws cloudformation describe-stacks`.
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
@@ -8,6 +9,8 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import type { EntryResolver } from './paths';
 import { Api } from './constructs/api';
+import { ConsoleSite } from './constructs/console-site';
+import { PublicDistribution } from './constructs/public-distribution';
 import { JobEvents } from './constructs/job-events';
 import { Pipeline } from './constructs/pipeline';
 import { Storage } from './constructs/storage';
@@ -40,6 +43,13 @@ export class ProoflineStack extends Stack {
   readonly events: JobEvents;
   readonly pipeline: Pipeline;
   readonly api: Api;
+  readonly consoleSite: ConsoleSite;
+  readonly distribution: PublicDistribution;
+  /**
+   * `https://<id>.cloudfront.net`, no trailing slash: where the console is and, on the same
+   * origin, the API (`/jobs`, …). The API's functions get it as PUBLIC_URL.
+   */
+  readonly publicUrl: string;
 
   constructor(scope: Construct, id: string, props: ProoflineStackProps = {}) {
     super(scope, id, props);
@@ -69,6 +79,20 @@ export class ProoflineStack extends Stack {
       ...shared,
     });
 
+    this.consoleSite = new ConsoleSite(this, 'Console', { logRetention: props.logRetention });
+    this.distribution = new PublicDistribution(this, 'Public', {
+      consoleBucket: this.consoleSite.bucket,
+      restApi: this.api.restApi,
+      apiStageName: this.api.stageName,
+      filesBucket: this.storage.bucket,
+    });
+    this.publicUrl = this.distribution.url;
+    for (const fn of Object.values(this.api.handlers)) fn.addEnvironment('PUBLIC_URL', this.publicUrl);
+
+    new CfnOutput(this, 'ConsoleUrl', {
+      value: this.publicUrl,
+      description: 'The web console; the API answers on the same origin (ConsoleUrl/jobs, …), as at ApiUrl.',
+    });
     new CfnOutput(this, 'ApiUrl', { value: this.api.restApi.url, description: 'Base URL of the API (ends with the stage and a slash).' });
     new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.storage.bucket.bucketName });

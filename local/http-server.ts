@@ -21,7 +21,7 @@ import { buildProxyEvent, lambdaContext, methodArn, type GatewayRequest } from '
 import { GATEWAY_MESSAGES } from '../lambdas/api/gateway-messages';
 import { REQUEST_ID_HEADERS, requestIdHeaders } from '../lambdas/api/middleware/request-id';
 import { holdIdleConnections } from './keep-alive';
-import type { ConsoleFile, ConsoleFiles } from '../web/build-console';
+import { consoleCacheControl, type ConsoleFile, type ConsoleFiles } from '../web/build-console';
 
 export type RouteHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -269,7 +269,7 @@ function serveConsoleFile(req: http.IncomingMessage, res: http.ServerResponse, f
     ...headers,
     'content-type': file.contentType,
     'content-length': file.body.length,
-    'cache-control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'cache-control': consoleCacheControl(file),
   });
   res.end(req.method === 'HEAD' ? undefined : file.body);
 }

@@ -2,18 +2,22 @@
  * Builds the console (web/src) into its files: the JavaScript and CSS bundles under hashed names
  * (so they can be cached for ever), and index.html naming them. In memory: `npm start` builds at
  * start (esbuild takes a fraction of a second) and serves from the map; nothing is written to the
- * repository and no build step precedes `npm start`.
+ * repository and no build step precedes `npm start`. The CDK app builds the same files into the
+ * console's asset at synthesis (writeConsoleFiles, called by lib/bundling/console-asset.ts).
  *
  * All the console's code and styles are ours and bundled: nothing is fetched from a CDN at run
  * time, and the page has no inline script or style, so its Content-Security-Policy can forbid both
  * (consoleSecurityHeaders).
  */
-import { build } from 'esbuild';
+import { build, buildSync, type BuildOptions, type OutputFile } from 'esbuild';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const WEB_ROOT = dirname(fileURLToPath(import.meta.url));
+const OUT = join(WEB_ROOT, 'out');
+const TEMPLATE = join(WEB_ROOT, 'index.html');
 
 export interface ConsoleFile {
   body: Buffer;
@@ -25,39 +29,67 @@ export interface ConsoleFile {
 /** The console's files by URL path (`/`, `/assets/console-<hash>.js`, …). */
 export type ConsoleFiles = Map<string, ConsoleFile>;
 
+/** The file the page at `/` is stored as where files have names (a directory, a bucket). */
+export const CONSOLE_INDEX_FILE = 'index.html';
+
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
+const BUILD_OPTIONS = {
+  entryPoints: { console: join(WEB_ROOT, 'src/main.tsx'), styles: join(WEB_ROOT, 'src/styles.css') },
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  target: ['chrome120', 'firefox115', 'safari16'],
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  entryNames: 'assets/[name]-[hash]',
+  outdir: OUT,
+  write: false,
+  legalComments: 'none',
+  logLevel: 'silent',
+} satisfies BuildOptions;
+
 export async function buildConsole(): Promise<ConsoleFiles> {
-  const out = join(WEB_ROOT, 'out');
-  const result = await build({
-    entryPoints: { console: join(WEB_ROOT, 'src/main.tsx'), styles: join(WEB_ROOT, 'src/styles.css') },
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    target: ['chrome120', 'firefox115', 'safari16'],
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-    entryNames: 'assets/[name]-[hash]',
-    outdir: out,
-    write: false,
-    legalComments: 'none',
-    logLevel: 'silent',
-  });
+  const [result, template] = await Promise.all([build(BUILD_OPTIONS), readFile(TEMPLATE, 'utf8')]);
+  return consoleFiles(result.outputFiles, template);
+}
+
+/**
+ * The same build, synchronously: for the CDK app, whose asset bundling (lib/bundling/console-asset.ts)
+ * runs inside synthesis and cannot wait for a promise.
+ */
+export function buildConsoleSync(): ConsoleFiles {
+  return consoleFiles(buildSync(BUILD_OPTIONS).outputFiles, readFileSync(TEMPLATE, 'utf8'));
+}
+
+function consoleFiles(outputFiles: OutputFile[], template: string): ConsoleFiles {
   const files: ConsoleFiles = new Map();
   const names: Record<string, string> = {};
-  for (const f of result.outputFiles) {
-    const path = `/${relative(out, f.path).split('\\').join('/')}`;
+  for (const f of outputFiles) {
+    const path = `/${relative(OUT, f.path).split('\\').join('/')}`;
     const ext = path.slice(path.lastIndexOf('.'));
     files.set(path, { body: Buffer.from(f.contents), contentType: TYPES[ext] ?? 'application/octet-stream', immutable: true });
     if (/^\/assets\/console-[^/]+\.js$/.test(path)) names.script = path;
     if (/^\/assets\/styles-[^/]+\.css$/.test(path)) names.styles = path;
   }
   if (!names.script || !names.styles) throw new Error('The console build produced no script or stylesheet');
-  const template = await readFile(join(WEB_ROOT, 'index.html'), 'utf8');
   const html = template.replace('{{script}}', names.script).replace('{{styles}}', names.styles);
   files.set('/', { body: Buffer.from(html), contentType: 'text/html; charset=utf-8', immutable: false });
   return files;
 }
+
+/** Writes the files into `dir` under their URL paths, the page at `/` as CONSOLE_INDEX_FILE. */
+export function writeConsoleFiles(files: ConsoleFiles, dir: string): void {
+  for (const [path, file] of files) {
+    const target = join(dir, path === '/' ? CONSOLE_INDEX_FILE : path.slice(1));
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, file.body);
+  }
+}
+
+/** How long browsers (and the CDN) may keep a file: hashed assets for good, the page never without asking again. */
+export const consoleCacheControl = (file: Pick<ConsoleFile, 'immutable'>): string =>
+  file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache';
 
 /**
  * The headers every console file is served with. `storageOrigin` is where presigned download and

@@ -61,6 +61,8 @@ const pascal = (kebab: string): string => kebab.replace(/(^|-)([a-z0-9])/g, (_, 
 
 export class Api extends Construct {
   readonly restApi: RestApi;
+  /** The stage's name as a plain string (the stage resource's name is a reference to it). */
+  readonly stageName: string;
   readonly authorizerFunction: ProoflineNodejsFunction;
   /** Route handler functions by ROUTES handler name (`create-job`). */
   readonly handlers: Record<string, ProoflineNodejsFunction> = {};
@@ -83,6 +85,7 @@ export class Api extends Construct {
       AUTH_CACHE_TTL_SECONDS: String(authCacheTtl),
     };
     const accessLogs = props.accessLogs ?? false;
+    this.stageName = props.stageName ?? 'v1';
 
     this.restApi = new RestApi(this, 'RestApi', {
       restApiName: `${Stack.of(this).stackName}-api`,
@@ -91,7 +94,7 @@ export class Api extends Construct {
       cloudWatchRole: accessLogs,
       ...(accessLogs ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
       deployOptions: {
-        stageName: props.stageName ?? 'v1',
+        stageName: this.stageName,
         tracingEnabled: true,
         metricsEnabled: true,
         throttlingRateLimit: props.throttlingRateLimit ?? 100,

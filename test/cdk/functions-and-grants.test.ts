@@ -39,12 +39,20 @@ beforeAll(() => {
   [pipelineId] = resourcesOfType(template, 'AWS::StepFunctions::StateMachine').find(([id]) => id.startsWith('PipelineJobPipeline'))!;
 });
 
+/** The functions of ours, each described by its entry; CDK's custom-resource handlers are not. */
+const ours = (): [string, CfnResource][] => functions.filter(([, f]) => ALL_ENTRIES.includes(f.Properties.Description));
+
 const envOf = (entry: string): Record<string, unknown> =>
   resource(template, functionIdByEntry(template, entry)).Properties.Environment.Variables;
 
 describe('Lambda functions', () => {
   it('are exactly one per route handler, the authoriser and one per worker', () => {
-    expect(functions.map(([, f]) => f.Properties.Description).sort()).toEqual([...ALL_ENTRIES].sort());
+    expect(ours().map(([, f]) => f.Properties.Description).sort()).toEqual([...ALL_ENTRIES].sort());
+  });
+
+  it('besides ours, are only the handlers CDK adds to deploy the console and empty its bucket', () => {
+    const others = functions.filter((f) => !ours().includes(f)).map(([id]) => id.replace(/[0-9A-F]{8}$/, ''));
+    expect(others.sort()).toEqual(['CustomCDKBucketDeployment8693BB64968944B69AAFB0CC9EB8756C256MiB', 'CustomS3AutoDeleteObjectsCustomResourceProviderHandler']);
   });
 
   it.each(ALL_ENTRIES)('%s runs on nodejs22.x, arm64, with X-Ray tracing and source maps', (entry) => {
@@ -57,7 +65,7 @@ describe('Lambda functions', () => {
   });
 
   it('log to their own groups, kept for one month, in JSON', () => {
-    for (const [, fn] of functions) {
+    for (const [, fn] of ours()) {
       const groupId = refId(fn.Properties.LoggingConfig.LogGroup);
       expect(groupId).toBeDefined();
       expect(resource(template, groupId!).Properties.RetentionInDays).toBe(30);

@@ -1,7 +1,7 @@
 /** web/build-console.ts: what the console's build serves, and the budget its first load keeps. */
 import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
-import { buildConsole, consoleSecurityHeaders } from '../../../web/build-console';
+import { buildConsole, buildConsoleSync, consoleCacheControl, consoleSecurityHeaders } from '../../../web/build-console';
 
 describe('the console build', () => {
   it('serves a page naming its hashed script and stylesheet, and nothing inline', async () => {
@@ -13,6 +13,18 @@ describe('the console build', () => {
     expect(files.get(styles!)).toMatchObject({ contentType: 'text/css; charset=utf-8', immutable: true });
     expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=/i);
     expect(files.get('/')!.immutable).toBe(false);
+  });
+
+  it('builds the very same files synchronously, for the CDK app’s console asset', async () => {
+    const files = await buildConsole();
+    const sync = buildConsoleSync();
+    expect([...sync.keys()].sort()).toEqual([...files.keys()].sort());
+    for (const [path, file] of files) expect(sync.get(path), path).toEqual(file);
+  });
+
+  it('lets hashed assets be cached for a year and has the page revalidated on every load', () => {
+    expect(consoleCacheControl({ immutable: true })).toBe('public, max-age=31536000, immutable');
+    expect(consoleCacheControl({ immutable: false })).toBe('no-cache');
   });
 
   it('keeps the first load under 150 KB of JavaScript, gzipped (issue 17)', async () => {

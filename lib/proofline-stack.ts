@@ -17,6 +17,11 @@ export interface ProoflineStackProps extends StackProps {
   retainData?: boolean;
   /** Browser origins allowed to use presigned upload/download URLs directly; default none. */
   corsAllowedOrigins?: string[];
+  /**
+   * The origin the web console is served from, allowed to upload to the bucket from a browser
+   * (Storage.allowConsoleOrigin); default none, until the stack serves the console itself.
+   */
+  consoleOrigin?: string;
   /** API stage name (first path segment of ApiUrl); default `v1`. */
   stageName?: string;
   /** Stage throttling; defaults 100 requests/s, burst 200. */
@@ -48,6 +53,7 @@ export class ProoflineStack extends Stack {
     this.storage = new Storage(this, 'Storage', {
       retainData: props.retainData,
       corsAllowedOrigins: props.corsAllowedOrigins,
+      consoleOrigin: props.consoleOrigin,
     });
     this.events = new JobEvents(this, 'Events', {
       storage: this.storage,

@@ -64,6 +64,23 @@ describe('the files bucket', () => {
       },
     });
   });
+
+  it("lets the console's origin alone upload with presigned POSTs from a browser (never *)", () => {
+    const console = 'https://console.shop.example';
+    const { template: withConsole } = synthProofline({ stackProps: { consoleOrigin: console } });
+    const [, files] = resourcesOfType(withConsole, 'AWS::S3::Bucket')[0]!;
+    const rules = files.Properties.CorsConfiguration.CorsRules as Record<string, unknown>[];
+    expect(rules).toEqual([
+      expect.objectContaining({ Id: 'ConsoleUploads', AllowedOrigins: [console], AllowedMethods: expect.arrayContaining(['POST', 'GET', 'HEAD']) }),
+    ]);
+    expect(rules.flatMap((r) => r.AllowedOrigins as string[])).not.toContain('*');
+  });
+
+  it('keeps the console rule beside the configured browser origins', () => {
+    const { template: both } = synthProofline({ stackProps: { consoleOrigin: 'https://console.shop.example', corsAllowedOrigins: ['https://shop.example'] } });
+    const rules = resourcesOfType(both, 'AWS::S3::Bucket')[0]![1].Properties.CorsConfiguration.CorsRules as { AllowedOrigins: string[] }[];
+    expect(rules.map((r) => r.AllowedOrigins)).toEqual([['https://shop.example'], ['https://console.shop.example']]);
+  });
 });
 
 describe('the records table', () => {

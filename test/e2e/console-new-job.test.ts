@@ -3,7 +3,7 @@
  * dropped onto the drop zone by a real drag and drop (a DataTransfer dispatched in the page) and
  * chosen with the file input, each uploaded straight to storage (another origin, so through its
  * CORS answer) with its own progress bar reaching 100 %; a refused file with its reason; the form's
- * corrections; a preflight submitted with the order and its context, followed on the job's page
+ * corrections; a broken connection and Retry; a preflight submitted with the order and its context, followed on the job's page
  * to done. A hostile file name stays text, and axe finds no serious or critical violation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,6 +121,22 @@ describe('the New job page', () => {
     await page.getByRole('button', { name: 'Create job' }).focus();
     await page.locator('#file-input').focus();
     expect(await page.evaluate('document.activeElement.id')).toBe('file-input');
+  });
+
+  it('says so when the connection to storage breaks, and Retry uploads the file', async () => {
+    const consoleOrigin = new URL(target().baseUrl).origin;
+    // Every request to storage (another origin than the console's) fails as a cut connection would.
+    const toStorage = (url: URL) => url.origin !== consoleOrigin;
+    await page.route(toStorage, (route) => route.abort('connectionreset'));
+    await dropFiles(page, [{ name: 'cut.pdf', base64: pdfBase64, type: 'application/pdf' }]);
+    const cut = row('cut.pdf');
+    await expect.poll(() => cut.getAttribute('data-upload-state'), { timeout: 30_000 }).toBe('failed');
+    expect(await cut.getByRole('alert').textContent()).toMatch(/^Network error: the upload was interrupted/);
+    await screenshot(page, '12b-new-job-network-error');
+    await page.unroute(toStorage);
+    await cut.getByRole('button', { name: 'Retry cut.pdf' }).click();
+    await expect.poll(() => cut.getAttribute('data-upload-state'), { timeout: 30_000 }).toBe('uploaded');
+    await cut.getByRole('button', { name: 'Remove cut.pdf' }).click();
   });
 
   it('will not submit while a file that could not be uploaded is still listed', async () => {

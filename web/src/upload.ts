@@ -9,6 +9,7 @@
  */
 import { api } from './api';
 import type { SniffedType } from './file-check';
+import { NETWORK_ERROR, storageRefusal } from './upload-errors';
 
 interface CreatedUpload {
   fileRef: string;
@@ -23,18 +24,6 @@ export interface UploadHandle {
 }
 
 export class UploadAborted extends Error {}
-
-const NETWORK =
-  'Network error: the upload was interrupted before storage confirmed it. Check your connection and retry.';
-
-/** S3's refusal (an XML <Error>) as a sentence: its message, and its code for support. */
-function storageRefusal(status: number, body: string): string {
-  const code = /<Code>([^<]*)<\/Code>/.exec(body)?.[1];
-  const message = /<Message>([^<]*)<\/Message>/.exec(body)?.[1];
-  if (code === 'EntityTooLarge') return 'Too large: storage refused the file, it is larger than the upload allows.';
-  if (code === 'AccessDenied' && /expired/i.test(message ?? '')) return 'The upload form expired before the file was sent. Retry.';
-  return `Storage refused the file (${code ?? `HTTP ${status}`})${message ? `: ${message}` : '.'}`;
-}
 
 export function uploadFile(file: File, type: SniffedType, onProgress: (percent: number) => void): UploadHandle {
   let xhr: XMLHttpRequest | null = null;
@@ -54,7 +43,7 @@ export function uploadFile(file: File, type: SniffedType, onProgress: (percent: 
         if (e.lengthComputable && e.total > 0) onProgress(Math.min(99, Math.floor((e.loaded / e.total) * 100)));
       };
       request.onload = () => (request.status >= 200 && request.status < 300 ? resolve() : reject(new Error(storageRefusal(request.status, request.responseText))));
-      request.onerror = () => reject(new Error(NETWORK));
+      request.onerror = () => reject(new Error(NETWORK_ERROR));
       request.onabort = () => reject(new UploadAborted());
       request.send(form);
     });

@@ -10,6 +10,7 @@
  *   stackName             stack name (default Proofline); deploy several side by side
  *   retainData            false to delete the bucket (with its files) and table with the stack (default true)
  *   corsOrigins           comma-separated browser origins allowed on presigned URLs (default none)
+ *   consoleOrigin         the web console's origin when it is a custom domain (https://host), allowed to upload to the bucket from a browser (default https://*.cloudfront.net, the stack's own distribution)
  *   stageName             API stage, first path segment of ApiUrl (default v1)
  *   throttleRate          stage requests per second (default 100)
  *   throttleBurst         stage burst (default 200)
@@ -53,6 +54,7 @@ new ProoflineStack(app, stackName, {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   retainData: booleanContext('retainData'),
   corsAllowedOrigins: corsOrigins?.split(',').map((o) => o.trim()).filter(Boolean),
+  consoleOrigin: context('consoleOrigin'),
   stageName: context('stageName'),
   throttlingRateLimit: numberContext('throttleRate'),
   throttlingBurstLimit: numberContext('throttleBurst'),

@@ -20,6 +20,12 @@ export interface ProoflineStackProps extends StackProps {
   retainData?: boolean;
   /** Browser origins allowed to use presigned upload/download URLs directly; default none. */
   corsAllowedOrigins?: string[];
+  /**
+   * The origin the web console is served from when it is not the distribution's own (a custom
+   * domain, `https://console.example.com`), allowed to upload to the bucket from a browser
+   * (Storage.allowConsoleOrigin); default `https://*.cloudfront.net`, see below.
+   */
+  consoleOrigin?: string;
   /** API stage name (first path segment of ApiUrl); default `v1`. */
   stageName?: string;
   /** Stage throttling; defaults 100 requests/s, burst 200. */
@@ -87,6 +93,12 @@ export class ProoflineStack extends Stack {
       filesBucket: this.storage.bucket,
     });
     this.publicUrl = this.distribution.url;
+    // The console's uploads go straight to the bucket. Its CORS rule cannot name this distribution:
+    // the distribution's security headers name the bucket (the CSP's connect-src and img-src), and
+    // CloudFormation refuses the cycle. So, unless a custom origin is given, any CloudFront origin:
+    // CORS only decides which pages may read the bucket's answers, and every request still needs
+    // its presigned signature, which only our API hands out.
+    this.storage.allowConsoleOrigin(props.consoleOrigin ?? 'https://*.cloudfront.net');
     for (const fn of Object.values(this.api.handlers)) fn.addEnvironment('PUBLIC_URL', this.publicUrl);
 
     new CfnOutput(this, 'ConsoleUrl', {

@@ -105,12 +105,20 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     cleanup.push(() => standins.stop());
     // Undone late: handlers still finishing during shutdown keep these services.
     cleanup.push(async () => setServices(undefined));
-    const storage: StorageGateway = await startStorageGateway({ upstream: standins.s3rver, upstreamToken: standins.s3rverToken, port: storagePort, region, credentials: S3RVER_CREDENTIALS, log });
-    cleanup.push(() => storage.close());
-
     // The API's port is needed before it listens: no job may name any of the runtime's own ports
-    // (in this order, which tests rely on: API, storage gateway, s3rver, dynalite).
+    // (in this order, which tests rely on: API, storage gateway, s3rver, dynalite), and the
+    // console it serves is the one origin the storage gateway lets upload from a browser.
     const apiPort = port === 0 ? await freeLoopbackPort() : port;
+    const storage: StorageGateway = await startStorageGateway({
+      upstream: standins.s3rver,
+      upstreamToken: standins.s3rverToken,
+      port: storagePort,
+      corsOrigins: consoleOrigins(apiPort),
+      region,
+      credentials: S3RVER_CREDENTIALS,
+      log,
+    });
+    cleanup.push(() => storage.close());
     const ownPorts = [apiPort, storage.port, ...[standins.s3rver, standins.dynamodb].map((u) => Number(new URL(u).port))];
 
     // The main thread's SDK clients resolve credentials from process.env.
@@ -267,6 +275,11 @@ async function refuseIfRunning(dataDir: string): Promise<void> {
   if (info && info.pid !== process.pid && (await isRunning(info))) {
     throw new DataDirInUseError(`A local runtime (pid ${info.pid}) already uses ${dataDir} at ${info.endpoints.api}; stop it or choose another DATA_DIR.`);
   }
+}
+
+/** Where a browser reaches the console the API's server serves: its loopback address, by number or by name. */
+export function consoleOrigins(apiPort: number): string[] {
+  return [`http://127.0.0.1:${apiPort}`, `http://localhost:${apiPort}`];
 }
 
 /** A loopback port free right now (the API's, when it is to be ephemeral; taken again at once, so a race is unlikely). */

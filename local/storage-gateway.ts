@@ -12,7 +12,9 @@
  * - presigned URLs: s3rver does not verify Signature Version 4 at all, so the
  *   gateway checks their signature and expiry (presigned-url-check.ts);
  * - unsigned requests: s3rver serves them, S3 refuses them on a private bucket,
- *   so the gateway answers 403 (CORS preflights excepted).
+ *   so the gateway answers 403;
+ * - CORS: the gateway answers preflights and adds the CORS headers itself, for
+ *   the console's origins only, as the bucket's CORS rule does (storage-cors.ts).
  *
  * Header-signed requests (the services' own S3 client) pass unverified: they
  * come from this process with the stand-in's credentials.
@@ -32,6 +34,7 @@ import { authorisePost, objectKey, S3Refusal, type AcceptedPost, type FormFields
 import { isPresignedV4, verifyPresignedRequest } from './presigned-url-check';
 import { S3RVER_TOKEN_HEADER, s3rverClient } from './standins';
 import { holdIdleConnections } from './keep-alive';
+import { corsHeaders, preflightAnswer } from './storage-cors';
 
 export interface StorageGatewayOptions {
   /** s3rver's base URL (http://127.0.0.1:port). */
@@ -41,6 +44,8 @@ export interface StorageGatewayOptions {
   /** 0 = ephemeral. */
   port: number;
   host?: string;
+  /** Browser origins allowed to read its answers (the console's); default none. */
+  corsOrigins?: readonly string[];
   region: string;
   credentials: { accessKeyId: string; secretAccessKey: string };
   log?: (message: string, error?: unknown) => void;
@@ -62,11 +67,14 @@ export async function startStorageGateway(opts: StorageGatewayOptions): Promise<
   const log = opts.log ?? ((m, e) => console.error(`[storage] ${m}`, e ?? ''));
   const s3rver = s3rverClient({ endpoint: opts.upstream, token: opts.upstreamToken, region: opts.region, credentials: opts.credentials });
   const tmpRoot = await mkdtemp(join(tmpdir(), 'proofline-post-'));
+  const cors = { origins: opts.corsOrigins ?? [] };
   const secretFor = (id: string) => (id === opts.credentials.accessKeyId ? opts.credentials.secretAccessKey : undefined);
 
   const server = http.createServer((req, res) => {
     const requestId = randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase();
     res.setHeader('x-amz-request-id', requestId);
+    if (req.method === 'OPTIONS') return answerPreflight(req, res, requestId);
+    for (const [name, value] of Object.entries(corsHeaders(cors, req.headers.origin))) res.setHeader(name, value);
     const bucket = browserPostBucket(req);
     if (bucket !== null) {
       void handleBrowserPost(req, res, bucket, requestId).catch((err: unknown) => {
@@ -77,7 +85,7 @@ export async function startStorageGateway(opts: StorageGatewayOptions): Promise<
     }
     try {
       if (isPresignedV4(req.url ?? '')) verifyPresignedRequest({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers }, secretFor, new Date());
-      else if (req.method !== 'OPTIONS' && !isSigned(req)) throw new S3Refusal(403, 'AccessDenied', 'Access Denied');
+      else if (!isSigned(req)) throw new S3Refusal(403, 'AccessDenied', 'Access Denied');
     } catch (err) {
       req.resume();
       return reply(res, asRefusal(err), requestId);
@@ -85,6 +93,19 @@ export async function startStorageGateway(opts: StorageGatewayOptions): Promise<
     passThrough(req, res, requestId);
   });
   holdIdleConnections(server);
+
+  function answerPreflight(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): void {
+    req.resume();
+    const answer = preflightAnswer(cors, {
+      origin: req.headers.origin,
+      method: req.headers['access-control-request-method'],
+      headers: req.headers['access-control-request-headers'],
+    });
+    for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+    if (answer.refusal) return reply(res, new S3Refusal(answer.status, answer.refusal.code, answer.refusal.message), requestId);
+    res.writeHead(answer.status, { 'Content-Length': 0 });
+    res.end();
+  }
 
   function passThrough(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): void {
     const upstreamReq = http.request(

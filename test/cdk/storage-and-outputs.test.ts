@@ -55,14 +55,34 @@ describe('the files bucket', () => {
     expect(bucket[1].DeletionPolicy).toBe('Retain');
   });
 
-  it('allows browser origins on presigned URLs only when configured', () => {
-    expect(bucket[1].Properties.CorsConfiguration).toBeUndefined();
+  it('lets the console served by the stack’s distribution upload from a browser, and no other origin unless configured', () => {
+    // Not the distribution's exact domain: the distribution's CSP names this bucket, and CloudFormation
+    // refuses the cycle (lib/proofline-stack.ts says why a CloudFront wildcard is safe here).
+    const rules = bucket[1].Properties.CorsConfiguration.CorsRules as Record<string, unknown>[];
+    expect(rules).toEqual([expect.objectContaining({ Id: 'ConsoleUploads', AllowedOrigins: ['https://*.cloudfront.net'], AllowedMethods: expect.arrayContaining(['POST', 'GET', 'HEAD']) })]);
     const withCors = synthProofline({ stackProps: { corsAllowedOrigins: ['https://shop.example'] } }).template;
     withCors.hasResourceProperties('AWS::S3::Bucket', {
       CorsConfiguration: {
-        CorsRules: [Match.objectLike({ AllowedOrigins: ['https://shop.example'], AllowedMethods: Match.arrayWith(['POST', 'GET']) })],
+        CorsRules: Match.arrayWith([Match.objectLike({ AllowedOrigins: ['https://shop.example'], AllowedMethods: Match.arrayWith(['POST', 'GET']) })]),
       },
     });
+  });
+
+  it("lets a console on a custom origin alone upload with presigned POSTs from a browser (never *)", () => {
+    const console = 'https://console.shop.example';
+    const { template: withConsole } = synthProofline({ stackProps: { consoleOrigin: console } });
+    const [, files] = resourcesOfType(withConsole, 'AWS::S3::Bucket')[0]!;
+    const rules = files.Properties.CorsConfiguration.CorsRules as Record<string, unknown>[];
+    expect(rules).toEqual([
+      expect.objectContaining({ Id: 'ConsoleUploads', AllowedOrigins: [console], AllowedMethods: expect.arrayContaining(['POST', 'GET', 'HEAD']) }),
+    ]);
+    expect(rules.flatMap((r) => r.AllowedOrigins as string[])).not.toContain('*');
+  });
+
+  it('keeps the console rule beside the configured browser origins', () => {
+    const { template: both } = synthProofline({ stackProps: { consoleOrigin: 'https://console.shop.example', corsAllowedOrigins: ['https://shop.example'] } });
+    const rules = resourcesOfType(both, 'AWS::S3::Bucket')[0]![1].Properties.CorsConfiguration.CorsRules as { AllowedOrigins: string[] }[];
+    expect(rules.map((r) => r.AllowedOrigins)).toEqual([['https://shop.example'], ['https://console.shop.example']]);
   });
 });
 

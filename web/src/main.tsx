@@ -1,6 +1,6 @@
 /**
  * The console for shop staff (issue 17): a single page on the API's own origin, routed by the
- * URL's fragment (#/ the jobs, #/jobs/<id> one job), so the server serves one document for all.
+ * URL's fragment (#/ the jobs, #/jobs/<id> one job, #/new a new job), so the server serves one document for all.
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -8,8 +8,10 @@ import { currentKey, signOut } from './session';
 import { SignIn } from './pages/sign-in';
 import { JobsPage } from './pages/jobs';
 import { JobPage } from './pages/job';
+import { NewJobPage } from './pages/new-job';
 
-function route(): { page: 'jobs' } | { page: 'job'; id: string } {
+function route(): { page: 'jobs' } | { page: 'job'; id: string } | { page: 'new' } {
+  if (location.hash === '#/new') return { page: 'new' };
   const m = /^#\/jobs\/([^/?#]+)$/.exec(location.hash);
   return m ? { page: 'job', id: decodeURIComponent(m[1]!) } : { page: 'jobs' };
 }
@@ -33,6 +35,7 @@ function App() {
         <span class="brand">Proofline</span>
         <nav aria-label="Console">
           <a href="#/">Jobs</a>
+          <a href="#/new">New job</a>
         </nav>
         <button
           type="button"
@@ -44,7 +47,7 @@ function App() {
           Sign out
         </button>
       </header>
-      {where.page === 'job' ? <JobPage id={where.id} /> : <JobsPage />}
+      {where.page === 'job' ? <JobPage id={where.id} /> : where.page === 'new' ? <NewJobPage /> : <JobsPage />}
     </>
   );
 }

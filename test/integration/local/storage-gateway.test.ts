@@ -7,14 +7,17 @@ import { startStorageGateway, type StorageGateway } from '../../../local/storage
 
 const REGION = 'us-east-1';
 const BUCKET = 'proofline-gateway-test';
+/** The console's origin, as the local runtime passes it (another port than storage). */
+const CONSOLE = 'http://127.0.0.1:3000';
+const ELSEWHERE = 'https://attacker.example';
 
 /** A browser-style upload: every field first, the file last in part `file`. */
-async function postForm(post: PresignedPost, file: Uint8Array, overrides: Record<string, string | null> = {}, fileName = 'card.pdf') {
+async function postForm(post: PresignedPost, file: Uint8Array, overrides: Record<string, string | null> = {}, fileName = 'card.pdf', headers: Record<string, string> = {}) {
   const form = new FormData();
   const fields: Record<string, string | null> = { ...post.fields, ...overrides };
   for (const [k, v] of Object.entries(fields)) if (v !== null) form.append(k, v);
   form.append('file', new Blob([file], { type: 'application/pdf' }), fileName);
-  const res = await fetch(post.url, { method: 'POST', body: form });
+  const res = await fetch(post.url, { method: 'POST', body: form, headers });
   return { status: res.status, body: await res.text(), headers: res.headers };
 }
 
@@ -37,7 +40,7 @@ describe('the storage gateway in front of s3rver', () => {
 
   beforeAll(async () => {
     standins = await startStandins({ region: REGION, tableName: 'proofline-gw', bucketName: BUCKET });
-    gateway = await startStorageGateway({ upstream: standins.s3rver, upstreamToken: standins.s3rverToken, port: 0, region: REGION, credentials: S3RVER_CREDENTIALS, log: () => {} });
+    gateway = await startStorageGateway({ upstream: standins.s3rver, upstreamToken: standins.s3rverToken, port: 0, corsOrigins: [CONSOLE], region: REGION, credentials: S3RVER_CREDENTIALS, log: () => {} });
     client = new S3Client({
       region: REGION,
       endpoint: gateway.url,
@@ -209,6 +212,66 @@ describe('the storage gateway in front of s3rver', () => {
       const res = await fetch(url);
       expect(res.status).toBe(403);
       expect(await res.text()).toContain('Request has expired');
+    });
+  });
+
+  describe('CORS: the console, on another origin, uploads with progress (a preflight first) and reads the answer', () => {
+    const preflight = (origin: string | null, method = 'POST') =>
+      fetch(`${gateway.url}/${BUCKET}`, {
+        method: 'OPTIONS',
+        headers: { ...(origin ? { origin } : {}), 'access-control-request-method': method, 'access-control-request-headers': 'content-type' },
+      });
+
+    it('allows the console origin to POST, naming that origin (never *), for an hour', async () => {
+      const res = await preflight(CONSOLE);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe(CONSOLE);
+      expect(res.headers.get('access-control-allow-methods')?.split(', ')).toContain('POST');
+      expect(res.headers.get('access-control-allow-headers')).toBe('content-type');
+      expect(res.headers.get('access-control-max-age')).toBe('3600');
+      expect(res.headers.get('vary')).toContain('Origin');
+    });
+
+    it('refuses the preflight of any other origin, as S3 does, without an allow header', async () => {
+      for (const origin of [ELSEWHERE, 'http://127.0.0.1:3001', 'null']) {
+        const res = await preflight(origin);
+        expect(res.status, origin).toBe(403);
+        expect(res.headers.get('access-control-allow-origin'), origin).toBeNull();
+        expect(s3Code(await res.text())).toBe('AccessForbidden');
+      }
+    });
+
+    it('refuses a method the rule does not allow, and an OPTIONS without an Origin', async () => {
+      const del = await preflight(CONSOLE, 'DELETE');
+      expect(del.status).toBe(403);
+      expect(del.headers.get('access-control-allow-origin')).toBeNull();
+      const bare = await preflight(null);
+      expect(bare.status).toBe(400);
+      expect(s3Code(await bare.text())).toBe('BadRequest');
+    });
+
+    it("lets the console read the upload's answer, a stored file or a refusal, and no other origin", async () => {
+      const stored = await blobs.presignPost(freshKey(), { maxBytes: 100, contentType: 'application/pdf', expiresInSeconds: 300 });
+      const ok = await postForm(stored, bytes(10), {}, 'card.pdf', { origin: CONSOLE });
+      expect(ok.status).toBe(204);
+      expect(ok.headers.get('access-control-allow-origin')).toBe(CONSOLE);
+      expect(ok.headers.get('access-control-expose-headers')).toContain('ETag');
+
+      const tooLarge = await blobs.presignPost(freshKey(), { maxBytes: 100, contentType: 'application/pdf', expiresInSeconds: 300 });
+      const refused = await postForm(tooLarge, bytes(101), {}, 'card.pdf', { origin: CONSOLE });
+      expect(s3Code(refused.body)).toBe('EntityTooLarge');
+      expect(refused.headers.get('access-control-allow-origin')).toBe(CONSOLE);
+
+      const other = await blobs.presignPost(freshKey(), { maxBytes: 100, contentType: 'application/pdf', expiresInSeconds: 300 });
+      const foreign = await postForm(other, bytes(10), {}, 'card.pdf', { origin: ELSEWHERE });
+      expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    });
+
+    it('lets the console read a presigned download (page images), and no other origin', async () => {
+      await blobs.putBytes('acct/page-1.png', bytes(5), 'image/png');
+      const url = await blobs.presignGet('acct/page-1.png', 60);
+      expect((await fetch(url, { headers: { origin: CONSOLE } })).headers.get('access-control-allow-origin')).toBe(CONSOLE);
+      expect((await fetch(url, { headers: { origin: ELSEWHERE } })).headers.get('access-control-allow-origin')).toBeNull();
     });
   });
 });

@@ -80,6 +80,9 @@ export function JobsPage() {
   return (
     <main id="main" tabIndex={-1}>
       <h1>Jobs</h1>
+      <p>
+        <a href="#/new">New job</a>: upload files and choose what to do with them.
+      </p>
       <form
         class="filters"
         aria-label="Filter jobs"

@@ -22,6 +22,15 @@ describe('preflightGuarded', () => {
     expect(await preflightGuarded(png)).toEqual(await preflight(png));
   });
 
+  it('tells the caller, while it runs, how many of the file\'s pages it has analysed', async () => {
+    const reports: [number, number][] = [];
+    const pdf = pdfInput(files.write(await buildPdf({ pages: 6 }), 'pdf'));
+    await preflightGuarded(pdf, {}, (done, total) => reports.push([done, total]));
+    expect(reports).toEqual([0, 1, 2, 3, 4, 5, 6].map((done) => [done, 6]));
+    // Called directly, outside a guarded thread, preflight reports to nobody and is the same.
+    expect(await preflight(pdf)).toEqual(await preflightGuarded(pdf));
+  });
+
   it('refuses an unreadable file with the sentence preflight gives', async () => {
     const input = pdfInput(files.write(garbageAfterHeader(), 'pdf'));
     const direct = await failure(preflight(input));

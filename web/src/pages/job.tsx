@@ -7,6 +7,7 @@ import { api, isTerminal, type Artifact, type Job, type Task } from '../api';
 import { Badge } from '../badge';
 import { formatBytes, formatTime, words } from '../format';
 import { usePolling } from '../poll';
+import { ProgressBar } from '../progress-bar';
 
 function Downloads({ files }: { files: Artifact[] }) {
   const withLinks = files.filter((f) => f.downloadUrl);
@@ -38,6 +39,7 @@ function TaskSection({ task, index }: { task: Task; index: number }) {
         <Badge value={task.status} label="Status" /> <Badge value={task.outcome} label="Outcome" />
         {task.fileType && <span class="muted"> {task.fileType}</span>}
       </p>
+      <ProgressBar progress={task.progress} label={`Progress of ${task.source}`} />
       {task.reason && <p class="reason">{task.reason}</p>}
       <h3>Steps</h3>
       <ol class="steps">

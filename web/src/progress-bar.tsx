@@ -4,14 +4,7 @@
  * with the same facts in words beside it, so the bar is never the only signal.
  */
 import type { Progress } from './api';
-
-const count = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** "2 of 3 steps, 40 of 120 pages"; the pages only once the current step knows them. */
-export function progressWords(p: Progress): string {
-  const steps = `${p.stepsDone} of ${count(p.stepsTotal, 'step')}`;
-  return p.pagesTotal ? `${steps}, ${p.pagesDone} of ${count(p.pagesTotal, 'page')}` : steps;
-}
+import { progressWords } from './format';
 
 /** `label` names what is measured ("Progress of card.pdf"); nothing is shown without a progress. */
 export function ProgressBar({ progress, label }: { progress: Progress | undefined; label: string }) {

@@ -199,6 +199,21 @@ export interface StepRecord {
    */
   result: unknown | null;
   resultKey: string | null;
+  /** Pages worked through while the step runs (absent until a worker reports any; present/progress.ts reads it). */
+  pages?: StepPages;
+}
+
+/**
+ * A long step's page count as it runs: previews' pages rendered, preflight's
+ * pages analysed. The step may run in parts at once (previews' batches, each
+ * its own invocation), so each part keeps its own count under its name and
+ * the step's count is their sum; a part's count only ever grows, so a retried
+ * part never lowers it. `total` is the pages the step will work through, once
+ * known.
+ */
+export interface StepPages {
+  total: number | null;
+  done: Record<string, number>;
 }
 
 export interface AuditEntry {

@@ -55,6 +55,15 @@ export type StepPatch = Partial<
   Pick<StepRecord, 'outcome' | 'reason' | 'runtimeParams' | 'started' | 'ended' | 'duration' | 'outputs' | 'result' | 'resultKey'>
 >;
 
+/** One part's page count for JobStore.recordStepPages. */
+export interface StepPagesReport {
+  /** The part of the step that counted: `main` for a step run in one invocation, `batch-<n>` for a batch. */
+  part: string;
+  done: number;
+  /** The pages the whole step works through, when this report knows it. */
+  total?: number;
+}
+
 /**
  * Every status change is a conditional write: it succeeds only when the record's
  * current status is one of `from`, so repeated or concurrent events can never
@@ -83,6 +92,12 @@ export interface JobStore {
   transitionTask(jobId: string, taskId: string, from: Status[], to: Status, patch?: TaskPatch): Promise<boolean>;
   patchTask(jobId: string, taskId: string, patch: TaskPatch): Promise<void>;
   transitionStep(jobId: string, stepId: string, from: Status[], to: Status, patch?: StepPatch): Promise<boolean>;
+  /**
+   * Records how many pages one part of a running step has worked through (StepRecord.pages),
+   * and the step's total when given. Only a larger count is written, and only while the step
+   * is `running`; false when nothing was written (an older count, a step that moved on).
+   */
+  recordStepPages(jobId: string, stepId: string, report: StepPagesReport): Promise<boolean>;
 
   appendAudit(jobId: string, taskId: string, entry: AuditEntry): Promise<void>;
   appendWebhookDelivery(jobId: string, delivery: WebhookDelivery): Promise<void>;

@@ -33,6 +33,7 @@ import { renderDeadline, seconds, within, type InvocationContext, type StepBudge
 import { resolveProfileId } from './step-params';
 import { derivedFileName } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
+import { pageCounter } from './step-progress';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -82,6 +83,8 @@ export const preflightWorker: StepWorker = {
     // A file that exhausts the budget or the heap ends the task in `error`
     // with a sentence saying which (an UnprocessableFileError).
     const limits = preflightLimits(services.config);
+    // The pages analysed so far, on the step's record, for its `progress` (step-progress.ts).
+    const counter = pageCounter(services.jobs, step, 'main');
     const { outcome, report, runtimeParams } = await withinWorkBudget(
       budget,
       preflightGuarded(
@@ -94,9 +97,11 @@ export const preflightWorker: StepWorker = {
           context: job.context,
         },
         { ...limits, timeoutMs: engineTimeoutMs(budget, limits.timeoutMs, 'Preflight') },
+        counter,
       ),
       'Preflight',
     );
+    await counter.flush();
     const reportPath = join(workDir, 'preflight-report.json');
     await writeFile(reportPath, JSON.stringify(report));
     const { errors, warnings } = report.summary;

@@ -10,6 +10,10 @@
  * - `RenderPreviewBatch` (`phase: 'batch'`): one batch, in a Map over them;
  * - `FinishPreviews` (`phase: 'finish'`): gathers the batches and ends the step.
  *
+ * While pages render, each invocation counts them on the step's record
+ * (step-progress.ts): the planning one under `main` with the step's total, each
+ * batch under its own name.
+ *
  * Time (step-budget.ts): the renderer stops starting pages after its own
  * budget; should rendering still not be done by the step's work deadline, the
  * step (or batch) ends in `error` with a sentence, and the page images must be
@@ -28,6 +32,7 @@ import { renderDeadline, type InvocationContext } from './step-budget';
 import { finishBatchedStep, runStepBatch, type BatchDone, type BatchedStepWorker, type BatchInvocation, type FinishInvocation } from './batched-step';
 import { derivedFileName, extensionForMime } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
+import { pageCounter, type PageCounter } from './step-progress';
 
 /** Reasons are listed up to this many pages; a 500-page failure stays one readable sentence. */
 const MAX_LISTED_FAILURES = 5;
@@ -47,14 +52,19 @@ function listFailures(failures: PageFailureNote[]): string {
 }
 
 // A PDF is read in ranges: pages 1–3 of a 500 MB file need a few MB of it. An image file is downloaded.
-const previewsInput = ({ step, fileType, input, workDir, budget }: StepWorkInput): PreviewsInput => ({
+const previewsInput = ({ step, fileType, input, workDir, budget }: StepWorkInput, counter: PageCounter, withTotal: boolean): PreviewsInput => ({
   file: { size: input.size, read: input.read, download: input.local },
   fileType: fileType === 'raster' ? ('raster' as const) : ('pdf' as const),
   params: step.params ?? {},
   outDir: join(workDir, 'previews'),
   // Pages still rendering then are stopped and reported; those done are delivered.
   deadline: renderDeadline(budget.workLeftMs()),
+  // A batch knows only its own pages; the planning invocation recorded the step's.
+  onPage: (done, total) => counter(done, withTotal ? total : undefined),
 });
+
+/** The pages rendered so far, on the step's record, for its `progress` (step-progress.ts). */
+const counterOf = (input: StepWorkInput, part: string): PageCounter => pageCounter(input.services.jobs, input.step, part);
 
 function outputFiles(images: PreviewImage[], input: StepWorkInput): StepOutputFile[] {
   const name = sourceFileName(input.task);
@@ -108,17 +118,23 @@ const artifactOrder = (a: StoredArtifact, b: StoredArtifact): number =>
 export const previewsWorker: BatchedStepWorker<PageBatch, PageFailureNote[]> = {
   name: 'previews',
   async run(input) {
-    const plan = await withinWorkBudget(input.budget, planPreviews(previewsInput(input), input.services.config.previewBatchPages), 'Rendering the page images');
+    const counter = counterOf(input, 'main');
+    const plan = await withinWorkBudget(input.budget, planPreviews(previewsInput(input, counter, true), input.services.config.previewBatchPages), 'Rendering the page images');
     if (plan.kind === 'batched') {
+      counter(0, plan.batches.reduce((n, b) => n + b.pages.length, 0));
+      await counter.flush();
       const carry: PreviewsCarry = { failures: plan.failures, runtimeParams: plan.runtimeParams, totalPages: plan.totalPages };
       return { deferred: true, batches: plan.batches, carry };
     }
+    await counter.flush();
     const pageImages = plan.images.filter((i) => i.role === 'preview').length;
     return { ...ending(pageImages, plan.failures, plan.runtimeParams, plan.totalPages), outputs: outputFiles(plan.images, input) };
   },
   readBatch,
   async runBatch(input, batch) {
-    const rendered = await withinWorkBudget(input.budget, renderPreviewBatch(previewsInput(input), batch), 'Rendering the page images');
+    const counter = counterOf(input, `batch-${batch.index}`);
+    const rendered = await withinWorkBudget(input.budget, renderPreviewBatch(previewsInput(input, counter, false), batch), 'Rendering the page images');
+    await counter.flush();
     return { outputs: outputFiles(rendered.images, input), result: rendered.failures };
   },
   finish(carry, batches: BatchDone<PageFailureNote[]>[]) {

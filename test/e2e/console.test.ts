@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { api, waitForJob } from './support/client';
-import { onePagePdfBase64 } from './support/files';
+import { onePagePdfBase64, onePagePdfBytes } from './support/files';
+import { serve } from './support/source-server';
 import { target } from './support/target';
 import { launchBrowser, screenshot, seriousViolations } from './support/browser';
 
@@ -101,6 +102,40 @@ describe('the console', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('shows a running job\'s progress as a bar with its words on its row', async () => {
+    // A source that is not served until the test says so keeps the job running meanwhile.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const bytes = await onePagePdfBytes();
+    const source = await serve(async (_req, res) => {
+      await held;
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end(Buffer.from(bytes));
+    });
+    try {
+      const created = await api('POST', '/jobs', { body: { orderId: `${ORDER}-running`, sources: [{ url: source.url, name: 'running.pdf', steps: [{ type: 'preflight' }, { type: 'previews' }] }] } });
+      expect(created.status, created.text).toBe(201);
+      await page.getByLabel('Order id').fill(`${ORDER}-running`);
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      const bar = page.getByRole('progressbar', { name: `Progress of job ${created.body.job.id}` });
+      await bar.waitFor();
+      expect(await bar.getAttribute('value')).toBe('0');
+      expect(await page.locator('table.jobs tbody tr .progress-words').textContent()).toBe('0 % · 0 of 2 steps');
+      await screenshot(page, '02b-jobs-running');
+      expect(await seriousViolations(page)).toEqual([]);
+      release();
+      await waitForJob(created.body.job.id, 120_000);
+      // Once it has finished, its row shows no bar.
+      await expect.poll(() => bar.count(), { timeout: 20_000 }).toBe(0);
+    } finally {
+      release();
+      await source.close();
+    }
+    await page.getByLabel('Order id').fill(ORDER);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('link', { name: doneJobId }).waitFor();
+  }, 180_000);
+
   it('opens a job: its facts, each file with its steps, downloads and audit log', async () => {
     await page.getByRole('link', { name: doneJobId }).click();
     await page.getByRole('heading', { name: `Job ${doneJobId}` }).waitFor();
@@ -112,6 +147,10 @@ describe('the console', () => {
     const href = (await download.getAttribute('href'))!;
     expect((await fetch(href)).status).toBe(200);
     expect(await task.locator('.timeline li').count()).toBeGreaterThan(1);
+    // Each file's progress: finished, all its steps and pages.
+    const bar = task.getByRole('progressbar', { name: `Progress of ${XSS_NAME}` });
+    expect(await bar.getAttribute('value')).toBe('100');
+    expect(await task.locator('.progress-words').textContent()).toBe('100 % · 1 of 1 step, 1 of 1 page');
     expect(await page.locator('section.task img').count()).toBe(0);
     await screenshot(page, '03-job');
     expect(await seriousViolations(page)).toEqual([]);

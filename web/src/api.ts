@@ -66,6 +66,15 @@ export interface AuditEntry {
   message: string;
 }
 
+/** How far a job or task has got (docs/api.md §4, `progress`). */
+export interface Progress {
+  stepsDone: number;
+  stepsTotal: number;
+  pagesDone: number;
+  pagesTotal: number | null;
+  percent: number;
+}
+
 export interface Task {
   id: string;
   source: string;
@@ -77,6 +86,7 @@ export interface Task {
   outputArtifacts?: Artifact[];
   steps?: Step[];
   audit?: AuditEntry[];
+  progress?: Progress;
 }
 
 export interface Job {
@@ -90,6 +100,7 @@ export interface Job {
   channel: string | null;
   tasks: Task[];
   deliverables?: Artifact[];
+  progress?: Progress;
 }
 
 export interface JobList {

@@ -33,3 +33,11 @@ export function formatTime(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
 }
+
+const count = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** A job's or task's `progress` in words: "2 of 3 steps, 40 of 120 pages"; the pages only once known. */
+export function progressWords(p: { stepsDone: number; stepsTotal: number; pagesDone: number; pagesTotal: number | null }): string {
+  const steps = `${p.stepsDone} of ${count(p.stepsTotal, 'step')}`;
+  return p.pagesTotal ? `${steps}, ${p.pagesDone} of ${count(p.pagesTotal, 'page')}` : steps;
+}

@@ -12,9 +12,9 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import type { AuditEntry, JobGraph, JobRecord, Review, Status, StepRecord, TaskRecord, WebhookDelivery } from '../../domain/model';
+import type { AuditEntry, JobGraph, JobRecord, Review, Status, StepPages, StepRecord, TaskRecord, WebhookDelivery } from '../../domain/model';
 import { TERMINAL_STATUSES } from '../../domain/model';
-import type { Clock, JobListPage, JobListQuery, JobPatch, JobStore, StepPatch, TaskPatch } from '../../domain/ports';
+import type { Clock, JobListPage, JobListQuery, JobPatch, JobStore, StepPagesReport, StepPatch, TaskPatch } from '../../domain/ports';
 import { iso } from '../../domain/ids';
 import { batchWriteAll, queryAll, type WriteRequest } from './dynamo-batch';
 import { ExpressionBuilder, isConditionalCheckFailed } from './dynamo-expressions';
@@ -194,6 +194,29 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
       // patch bounds the item; a too-large result must go to the blob store.
       assertStepFits(stepId, stepPatch.result, stepPatch);
       return transition(stepItemKey(jobId, stepId), from, to, { ...stepPatch });
+    },
+
+    // Two shapes of one conditional write: a part's count inside the step's
+    // `pages` map when the map exists, else the whole map. The second also
+    // loses when another part created the map meanwhile, so the first is tried
+    // once more. Only a running step, and only a larger count, is written.
+    async recordStepPages(jobId, stepId, report: StepPagesReport) {
+      const key = stepItemKey(jobId, stepId);
+      const running = (x: ExpressionBuilder) => `attribute_exists(${x.name('pk')}) AND ${x.name('status')} = ${x.value('running')}`;
+      const intoMap = () => {
+        const x = new ExpressionBuilder();
+        const part = x.name(`pages.done.${report.part}`);
+        const total = report.total === undefined ? '' : `, ${x.name('pages.total')} = ${x.value(report.total)}`;
+        const done = x.value(report.done);
+        const condition = `${running(x)} AND attribute_type(${x.name('pages')}, ${x.value('M')}) AND (attribute_not_exists(${part}) OR ${part} < ${done})`;
+        return conditionalUpdate(key, `SET ${part} = ${done}${total}`, condition, x);
+      };
+      const wholeMap = () => {
+        const x = new ExpressionBuilder();
+        const pages: StepPages = { total: report.total ?? null, done: { [report.part]: report.done } };
+        return conditionalUpdate(key, `SET ${x.name('pages')} = ${x.value(pages)}`, `${running(x)} AND attribute_not_exists(${x.name('pages')})`, x);
+      };
+      return (await intoMap()) || (await wholeMap()) || intoMap();
     },
 
     async appendAudit(jobId, taskId, entry: AuditEntry) {

@@ -50,6 +50,7 @@ function responseRegistry() {
   registry.add(responses.artifactResponse, { id: 'Artifact' });
   registry.add(responses.auditEntryResponse, { id: 'AuditEntry' });
   registry.add(responses.stepResponse, { id: 'Step' });
+  registry.add(responses.progressResponse, { id: 'Progress' });
   registry.add(responses.taskResponse, { id: 'Task' });
   registry.add(responses.jobSummaryResponse, { id: 'JobSummary' });
   registry.add(responses.jobResultsResponse, { id: 'JobResults' });

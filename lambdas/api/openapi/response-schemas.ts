@@ -91,6 +91,19 @@ export const stepResponse = z.looseObject({
     }),
 });
 
+export const progressResponse = z
+  .looseObject({
+    stepsDone: z.number().int().meta({ description: 'Steps that are terminal (done, skipped or error).' }),
+    stepsTotal: z.number().int(),
+    pagesDone: z.number().int().meta({ description: 'Pages the current step has worked through: previews rendered, preflight analysed; 0 until it reports any.' }),
+    pagesTotal: z.number().int().nullable().meta({ description: 'Pages the current step works through; null until known.' }),
+    percent: z.number().int().min(0).max(100).meta({ description: 'Steps weighed alike, the running step refined by its pages; 100 only once terminal, and never lower than before.' }),
+  })
+  .meta({
+    description:
+      'How far it has got, for people watching (docs/api.md §4). The current step is the one running, else the last that counted pages. A job sums its tasks\' steps and the pages of those that know them, and averages their percentages.',
+  });
+
 export const taskResponse = z.looseObject({
   id: z.string(),
   createdAt: timestamp,
@@ -113,6 +126,7 @@ export const taskResponse = z.looseObject({
   steps: z.array(stepResponse).optional().meta({ description: 'Absent in the lean entries of GET /jobs?preview=true.' }),
   audit: z.array(auditEntryResponse),
   reason: z.string().optional().meta({ description: 'Why the task is in error (only then).' }),
+  progress: progressResponse,
 });
 
 const policy = z.looseObject({ onFail: z.enum(ON_FAIL_POLICIES) });
@@ -229,6 +243,7 @@ export const jobResponse = z.looseObject({
   customerEmail: z.string().nullable(),
   policy,
   deliverables: z.array(artifactResponse.extend({ taskId: z.string() })).meta({ description: 'The final file of each finished task, with its task id.' }),
+  progress: progressResponse,
   context: z.record(z.string(), z.unknown()).optional().meta({ description: 'The order context, when one was given.' }),
   webhook: z
     .looseObject({

@@ -11,6 +11,7 @@ import { presentArtifact, presentArtifacts, type PresentDeps, type PresentedArti
 import { buildResults, type JobResults } from './results';
 import { stepResultLoader, type StepResultLoader } from './step-result';
 import { outputsNeedResult, stepOutputs, type StepOutputsEntry, type WithReportBody } from './step-outputs';
+import { jobProgress, taskProgress, type Progress } from './progress';
 
 export interface PresentedStep {
   id: string;
@@ -54,6 +55,8 @@ export interface PresentedTask {
   /** Absent in the lean entries of GET /jobs?preview=true. */
   steps?: PresentedStep[];
   audit: AuditEntry[];
+  /** How far the task has got (progress.ts); in lean entries too. */
+  progress: Progress;
   /** Why the task is in error; present only then. */
   reason?: string;
 }
@@ -83,6 +86,8 @@ export interface PresentedJob {
   policy: JobRecord['policy'];
   /** Each finished task's final file, with the task it belongs to (docs/api.md §11 rule 4). */
   deliverables: Deliverable[];
+  /** How far the job has got, over all its tasks (progress.ts). */
+  progress: Progress;
   context?: NonNullable<JobRecord['context']>;
   webhook?: { url: string; deliveries: NonNullable<JobRecord['webhook']>['deliveries'] };
   review?: NonNullable<JobRecord['review']>;
@@ -147,6 +152,7 @@ async function presentTask(graph: JobGraph, task: TaskRecord, deps: PresentDeps,
     outputArtifacts,
     ...(presentedSteps ? { steps: presentedSteps } : {}),
     audit: graph.audit[task.id] ?? [],
+    progress: taskProgress(task, steps),
   };
   if (task.status === 'error') out.reason = task.reason ?? 'The file could not be processed.';
   return out;
@@ -196,6 +202,7 @@ export async function presentJob(graph: JobGraph, deps: PresentDeps, options: Pr
     customerEmail: job.customerEmail,
     policy: job.policy,
     deliverables,
+    progress: jobProgress(job, tasks.map((t) => t.progress)),
   };
   if (job.context) out.context = job.context;
   if (job.webhook) out.webhook = { url: job.webhook.url, deliveries: job.webhook.deliveries ?? [] };

@@ -21,6 +21,8 @@ export type ToEngineThread = { type: 'run'; input: unknown; deadline: number };
 
 export type FromEngineThread =
   | { type: 'ready' }
+  /** Sent while a call runs (engine-progress.ts). */
+  | { type: 'progress'; done: number; total: number }
   | { type: 'result'; ok: true; output: unknown; heapBytes: number }
   | { type: 'result'; ok: false; error: ThreadError; heapBytes: number };
 

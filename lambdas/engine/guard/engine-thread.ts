@@ -48,7 +48,11 @@ const MAX_WARM_THREADS = 2;
 interface Pending {
   resolve: (output: unknown) => void;
   reject: (err: Error) => void;
+  onProgress?: EngineProgress;
 }
+
+/** The engine's reports of pages done out of pages while a call runs (engine-progress.ts). */
+export type EngineProgress = (done: number, total: number) => void;
 
 export class EngineThread {
   readonly ready: Promise<void>;
@@ -77,6 +81,8 @@ export class EngineThread {
         if (m.type === 'ready') {
           clearTimeout(timer);
           resolve();
+        } else if (m.type === 'progress') {
+          this.pending?.onProgress?.(m.done, m.total);
         } else if (m.type === 'result') {
           const p = this.settle();
           if (m.ok) p?.resolve(m.output);
@@ -106,7 +112,7 @@ export class EngineThread {
   }
 
   /** Runs one input; the budget starts now, not while the engine loads. */
-  run(input: unknown, timeoutMs: number): Promise<unknown> {
+  run(input: unknown, timeoutMs: number, onProgress?: EngineProgress): Promise<unknown> {
     return new Promise<unknown>((resolve, reject) => {
       if (!this.usable) {
         reject(this.deathCause ?? Object.assign(new Error('The engine thread has ended'), { name: 'EngineThreadExited' }));
@@ -120,6 +126,7 @@ export class EngineThread {
       this.pending = {
         resolve: (output) => { clearTimeout(timer); resolve(output); },
         reject: (err) => { clearTimeout(timer); reject(err); },
+        onProgress,
       };
       const message: ToEngineThread = { type: 'run', input, deadline: Date.now() + timeoutMs * SOFT_DEADLINE_SHARE };
       try {
@@ -153,7 +160,7 @@ const warm = new Map<string, EngineThread[]>();
 const keyOf = (spec: EngineThreadSpec): string => JSON.stringify([spec.name, spec.moduleUrl, spec.maxHeapMb, spec.decodeLimits]);
 
 /** Runs `input` in a warm thread of this kind, or a new one. */
-export async function runInEngineThread(spec: EngineThreadSpec, input: unknown, timeoutMs: number): Promise<unknown> {
+export async function runInEngineThread(spec: EngineThreadSpec, input: unknown, timeoutMs: number, onProgress?: EngineProgress): Promise<unknown> {
   const key = keyOf(spec);
   const idle = warm.get(key);
   let thread = idle?.pop();
@@ -162,7 +169,7 @@ export async function runInEngineThread(spec: EngineThreadSpec, input: unknown, 
   else thread = new EngineThread(spec);
   try {
     await thread.ready;
-    return await thread.run(input, timeoutMs);
+    return await thread.run(input, timeoutMs, onProgress);
   } finally {
     keepWarm(key, thread);
   }

@@ -21,7 +21,7 @@ import '../../platform/polyfills';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { UnprocessableFileError } from '../../domain/errors';
 import { isEngineThreadFor } from './engine-thread-protocol';
-import { EngineOutOfMemory, EngineTimeout, runInEngineThread } from './engine-thread';
+import { EngineOutOfMemory, EngineTimeout, runInEngineThread, type EngineProgress } from './engine-thread';
 import { serveEngine } from './serve-engine';
 
 const MiB = 1024 * 1024;
@@ -51,12 +51,13 @@ export interface GuardedEngineSpec<I, O> {
   defaults: () => Required<EngineLimits>;
 }
 
-export type GuardedEngine<I, O> = (input: I, limits?: EngineLimits) => Promise<O>;
+/** `onProgress` hears the engine's reports of pages done while it runs (engine-progress.ts). */
+export type GuardedEngine<I, O> = (input: I, limits?: EngineLimits, onProgress?: EngineProgress) => Promise<O>;
 
 export function guardedEngine<I, O>(spec: GuardedEngineSpec<I, O>): GuardedEngine<I, O> {
   if (isEngineThreadFor(spec.name, isMainThread, workerData)) serveEngine(spec.run as (input: never) => Promise<unknown>, workerData);
 
-  return async (input, limits = {}) => {
+  return async (input, limits = {}, onProgress) => {
     const applied = { ...spec.defaults(), ...definedOnly(limits) };
     const thread = {
       name: spec.name,
@@ -65,7 +66,7 @@ export function guardedEngine<I, O>(spec: GuardedEngineSpec<I, O>): GuardedEngin
       decodeLimits: { maxStreamBytes: applied.maxStreamDecodedMb * MiB, maxDocumentBytes: applied.maxDocumentDecodedMb * MiB },
     };
     try {
-      return (await runInEngineThread(thread, input, applied.timeoutMs)) as O;
+      return (await runInEngineThread(thread, input, applied.timeoutMs, onProgress)) as O;
     } catch (err) {
       if (err instanceof EngineTimeout) throw new UnprocessableFileError(timeoutSentence(spec, applied.timeoutMs));
       if (err instanceof EngineOutOfMemory) throw new UnprocessableFileError(memorySentence(spec, applied.maxHeapMb));

@@ -7,14 +7,14 @@
 import { loadConfig, type RuntimeConfig } from '../../platform/config';
 import { preflight, type PreflightInput, type PreflightResult } from '../preflight';
 import { engineLimitsFrom } from './engine-limits';
-import { guardedEngine, type EngineLimits } from './guarded-engine';
+import { guardedEngine, type EngineLimits, type GuardedEngine } from './guarded-engine';
 
 /** The configured preflight limits (PREFLIGHT_TIMEOUT_SECONDS, ENGINE_*). */
 export function preflightLimits(config: RuntimeConfig = loadConfig()): Required<EngineLimits> {
   return engineLimitsFrom(config, config.preflightTimeoutSeconds);
 }
 
-export const preflightGuarded: (input: PreflightInput, limits?: EngineLimits) => Promise<PreflightResult> = guardedEngine({
+export const preflightGuarded: GuardedEngine<PreflightInput, PreflightResult> = guardedEngine({
   name: 'preflight',
   label: 'Preflight',
   task: 'check',

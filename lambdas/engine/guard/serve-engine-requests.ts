@@ -3,7 +3,8 @@
  * the calling side sends and answers with its result or its error, plus the
  * heap the thread holds afterwards (the caller ends a thread that grew large
  * instead of keeping it warm); the soft deadline (engine-deadline.ts) comes
- * with each input.
+ * with each input, and the engine's progress reports (engine-progress.ts) go
+ * back while it runs.
  *
  * A module of its own, apart from serve-engine.ts (which also sets core's
  * stream-decode limits and so loads pdf-lib), for threads whose engine does
@@ -14,6 +15,7 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { toThreadError, type FromEngineThread, type ToEngineThread } from './engine-thread-protocol';
 import { setEngineDeadline } from './engine-deadline';
+import { setEngineProgressSink } from './engine-progress';
 
 export function serveEngineRequests(run: (input: never) => Promise<unknown>): void {
   const port = parentPort;
@@ -22,6 +24,7 @@ export function serveEngineRequests(run: (input: never) => Promise<unknown>): vo
   port.on('message', (message: ToEngineThread) => {
     if (message.type !== 'run') return;
     setEngineDeadline(message.deadline);
+    setEngineProgressSink((done, total) => post({ type: 'progress', done, total }));
     Promise.resolve()
       .then(() => run(message.input as never))
       .then(
@@ -30,7 +33,10 @@ export function serveEngineRequests(run: (input: never) => Promise<unknown>): vo
       )
       // An output that cannot be cloned is the engine's fault; say so rather than hang.
       .catch((err: unknown) => post({ type: 'result', ok: false, error: toThreadError(err), heapBytes: heapBytes() }))
-      .finally(() => setEngineDeadline(undefined));
+      .finally(() => {
+        setEngineDeadline(undefined);
+        setEngineProgressSink(undefined);
+      });
   });
   post({ type: 'ready' });
 }

@@ -7,9 +7,10 @@ import { basename } from 'node:path';
 import type { CheckVerdict, OrderContext } from '../../domain/model';
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { PageInventory } from '../core/interpret/types';
-import { interpretDocument } from '../core/interpret/interpret-document';
+import { pageInterpreter } from '../core/interpret/interpret-document';
 import { openPdfFile, type OpenedPdf } from '../core/load-pdf';
 import { engineDeadline } from '../guard/engine-deadline';
+import { reportEngineProgress } from '../guard/engine-progress';
 import { groupFindings, recommendedFixes, summarise, verdictOf, type MessageWriter, type Observation } from './findings';
 import { gatherPdfFacts } from './pdf-facts';
 import { checkPdf, PDF_MESSAGES } from './pdf-checks';
@@ -91,11 +92,19 @@ const INTERPRET_BUDGET_MS = 40_000;
  */
 function interpretPages(doc: PDFDocument, settings: PreflightSettings): PageInventory[] {
   try {
-    return interpretDocument(doc, {
+    const interpret = pageInterpreter(doc, {
       deadline: engineDeadline() ?? Date.now() + INTERPRET_BUDGET_MS,
       // Decoding image data to estimate ink coverage costs more than the rest of
       // the analysis on image-heavy files; only profiles that limit TAC need it.
       ...(settings.severity('colour.tac') === 'off' ? { imageSamplingBytes: 0 } : {}),
+    });
+    // Reading the pages' content is most of a long preflight: its pages are the step's progress.
+    const total = doc.getPageCount();
+    reportEngineProgress(0, total);
+    return Array.from({ length: total }, (_, i) => {
+      const inventory = interpret(i);
+      reportEngineProgress(i + 1, total);
+      return inventory;
     });
   } catch (e) {
     const detail = `content analysis failed: ${e instanceof Error ? e.message : String(e)}`;

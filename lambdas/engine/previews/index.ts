@@ -10,7 +10,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { MAX_PIXELS_PER_PAGE, readOptions, type PreviewOptions } from './options';
-import { budgetUntil, renderPdfBatch, renderPdfPreviews } from './render-pdf';
+import { budgetUntil, renderPdfBatch, renderPdfPreviews, type RenderBudget } from './render-pdf';
 import type { RangedFile } from './page-sources';
 import { renderRasterPreviews } from './render-raster';
 import type { PageBatch, PageFailureNote, PreviewImage } from './types';
@@ -36,6 +36,12 @@ export interface PreviewsInput {
    * is reported with the reason. The caller's own time limit (a step's budget).
    */
   deadline?: number;
+  /**
+   * Told as each page image of the call is finished or given up: pages done,
+   * and the pages the call renders (a batch's, or the whole selection's). Not
+   * called when the call only plans batches.
+   */
+  onPage?: (done: number, total: number) => void;
 }
 
 export interface PreviewsResult {
@@ -71,7 +77,7 @@ export async function planPreviews(input: PreviewsInput, batchPages: number): Pr
     const outcome = await renderRasterPreviews(typeof input.file === 'string' ? input.file : await input.file.download(), o, input.outDir);
     return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages), totalPages: outcome.totalPages };
   }
-  const outcome = await renderPdfPreviews(input.file, o, input.outDir, budgetUntil(input.deadline), undefined, batchPages);
+  const outcome = await renderPdfPreviews(input.file, o, input.outDir, budgetOf(input), undefined, batchPages);
   if ('batches' in outcome) return { kind: 'batched', batches: outcome.batches, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages), totalPages: outcome.totalPages };
   return { kind: 'rendered', images: outcome.images, failures: outcome.failures, runtimeParams: runtimeParamsOf(o, outcome.pages), totalPages: outcome.totalPages };
 }
@@ -81,8 +87,10 @@ export async function renderPreviewBatch(input: PreviewsInput, batch: PageBatch)
   if (input.fileType !== 'pdf') throw new Error('Only PDF previews are rendered in batches');
   const o = readOptions(input.params);
   await mkdir(input.outDir, { recursive: true });
-  return renderPdfBatch(input.file, o, input.outDir, batch, budgetUntil(input.deadline));
+  return renderPdfBatch(input.file, o, input.outDir, batch, budgetOf(input));
 }
+
+const budgetOf = (input: PreviewsInput): RenderBudget => ({ ...budgetUntil(input.deadline), ...(input.onPage ? { onPage: input.onPage } : {}) });
 
 function runtimeParamsOf(o: PreviewOptions, pages: number[]): Record<string, unknown> {
   return {

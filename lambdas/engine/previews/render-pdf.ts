@@ -27,6 +27,12 @@ export interface RenderBudget {
   now: () => number;
   /** On `now`'s clock: every page still rendering then is stopped, and none starts after it. */
   stopAt?: number;
+  /**
+   * Not a limit but the caller's view of the same run: told, as each page
+   * image is finished or given up, how many of the batch's pages are and how
+   * many it has.
+   */
+  onPage?: (done: number, total: number) => void;
 }
 
 const defaultBudget = (): RenderBudget => ({ totalMs: TOTAL_BUDGET_MS, now: Date.now });
@@ -125,7 +131,17 @@ async function renderPages(
 
   const started = budget.now();
   const stopped = `Rendering stopped after ${Math.round(budget.totalMs / 1000)} s before this page; request fewer pages or a lower resolution.`;
-  const results = await renderer.render(jobs, outDir, (job) => (job.role === 'preview' && budget.now() - started > budget.totalMs ? stopped : null), budget.stopAt === undefined ? undefined : { at: budget.stopAt, now: budget.now });
+  let pagesDone = 0;
+  const settled = (job: PageJob) => {
+    if (job.role === 'preview') budget.onPage?.(++pagesDone, batch.pages.length);
+  };
+  const results = await renderer.render(
+    jobs,
+    outDir,
+    (job) => (job.role === 'preview' && budget.now() - started > budget.totalMs ? stopped : null),
+    budget.stopAt === undefined ? undefined : { at: budget.stopAt, now: budget.now },
+    settled,
+  );
 
   const images: PreviewImage[] = [];
   const failures: PageFailureNote[] = [];

@@ -134,9 +134,16 @@ export class RenderPool {
    * Renders the jobs, at most `threads` at a time, and returns their results in
    * the jobs' order. `beforeStart` is asked as each job is about to start; a
    * sentence back skips the job with that reason (the caller's time budget).
+   * `settled` is told as each job ends, rendered or not (the caller's progress).
    * Errors that are not the page's (the out dir cannot be written) reject.
    */
-  async render(jobs: PageJob[], outDir: string, beforeStart: (job: PageJob) => string | null = () => null, stop?: { at: number; now: () => number }): Promise<PageResult[]> {
+  async render(
+    jobs: PageJob[],
+    outDir: string,
+    beforeStart: (job: PageJob) => string | null = () => null,
+    stop?: { at: number; now: () => number },
+    settled: (job: PageJob) => void = () => {},
+  ): Promise<PageResult[]> {
     const results: (PageResult | undefined)[] = jobs.map(() => undefined);
     let next = 0;
     let fault: unknown;
@@ -161,6 +168,7 @@ export class RenderPool {
         const skip = left <= 0 ? DEADLINE_BEFORE : beforeStart(job);
         if (skip !== null) {
           results[i] = { reason: skip };
+          settled(job);
           continue;
         }
         const input: PageThreadInput = { op: 'render', page: job.page, role: job.role, options: job.options, outDir };
@@ -175,6 +183,7 @@ export class RenderPool {
           else if (e instanceof EngineOutOfMemory) results[i] = { reason: this.memorySentence(job.page) };
           else fault ??= e;
         }
+        if (results[i]) settled(job);
       }
     };
 

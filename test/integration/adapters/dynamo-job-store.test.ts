@@ -197,6 +197,55 @@ describe('status transitions', () => {
   });
 });
 
+describe('page counts of running steps', () => {
+  async function runningStep() {
+    const graph = makeJobGraph({ ids, stepTypes: [['previews']] });
+    await store.createJob(graph);
+    const step = graph.steps[0]!;
+    await store.transitionStep(graph.job.id, step.id, ['pending'], 'running');
+    const pages = async () => (await store.getGraphById(graph.job.id))!.steps[0]!.pages;
+    return { jobId: graph.job.id, stepId: step.id, pages };
+  }
+
+  it('keeps the total and each part\'s count, the first report creating the record\'s map', async () => {
+    const { jobId, stepId, pages } = await runningStep();
+    expect(await pages()).toBeUndefined();
+    expect(await store.recordStepPages(jobId, stepId, { part: 'main', done: 0, total: 60 })).toBe(true);
+    expect(await store.recordStepPages(jobId, stepId, { part: 'batch-0', done: 12 })).toBe(true);
+    expect(await store.recordStepPages(jobId, stepId, { part: 'batch-1', done: 20 })).toBe(true);
+    expect(await pages()).toEqual({ total: 60, done: { main: 0, 'batch-0': 12, 'batch-1': 20 } });
+  });
+
+  it('never lowers a part\'s count: a retried batch counting again from the start writes nothing until it passes it', async () => {
+    const { jobId, stepId, pages } = await runningStep();
+    await store.recordStepPages(jobId, stepId, { part: 'batch-0', done: 15 });
+    expect(await store.recordStepPages(jobId, stepId, { part: 'batch-0', done: 3 })).toBe(false);
+    expect(await store.recordStepPages(jobId, stepId, { part: 'batch-0', done: 15 })).toBe(false);
+    expect(await pages()).toEqual({ total: null, done: { 'batch-0': 15 } });
+    expect(await store.recordStepPages(jobId, stepId, { part: 'batch-0', done: 18 })).toBe(true);
+    expect((await pages())!.done['batch-0']).toBe(18);
+  });
+
+  it('loses none of many parts reporting at once, whichever creates the map', async () => {
+    const { jobId, stepId, pages } = await runningStep();
+    const parts = Array.from({ length: 8 }, (_, i) => `batch-${i}`);
+    const written = await Promise.all(parts.map((part, i) => store.recordStepPages(jobId, stepId, { part, done: i + 1 })));
+    expect(written.every(Boolean)).toBe(true);
+    expect((await pages())!.done).toEqual(Object.fromEntries(parts.map((part, i) => [part, i + 1])));
+  });
+
+  it('writes nothing once the step is no longer running, nor for a step that is gone', async () => {
+    const { jobId, stepId, pages } = await runningStep();
+    await store.recordStepPages(jobId, stepId, { part: 'main', done: 4, total: 9 });
+    await store.transitionStep(jobId, stepId, ['running'], 'done');
+    expect(await store.recordStepPages(jobId, stepId, { part: 'main', done: 9 })).toBe(false);
+    expect(await pages()).toEqual({ total: 9, done: { main: 4 } });
+    const gone = ids.next('job');
+    expect(await store.recordStepPages(gone, ids.next('step'), { part: 'main', done: 1, total: 2 })).toBe(false);
+    expect(await partitionItems(gone)).toEqual([]);
+  });
+});
+
 describe('audit, webhook deliveries and reviews', () => {
   it('keeps each task\'s audit oldest first, in append order within one millisecond', async () => {
     const graph = makeJobGraph({ ids, stepTypes: [['preflight'], ['previews']] });

@@ -164,6 +164,8 @@ describe('presentJob on a terminal job', () => {
     const job = await presentJob(terminalGraph(), deps);
     expect(Object.keys(job).sort()).toEqual(
       ['id', 'createdAt', 'modifiedAt', 'status', 'outcome', 'canProceed', 'ruleId', 'workflowId', 'channel', 'metaData', 'tasks', 'orderId', 'customerId', 'customerEmail', 'policy', 'deliverables', 'context', 'webhook', 'summary', 'results',
+        // Added by this service for people watching (docs/api.md §4).
+        'progress',
         // The reference's fields that mean nothing here, present and null (docs/api.md §11 rule 1).
         'wfPhase', 'wfStreamStatus', 'orderStatus', 'orderDetails', 'expiresAt'].sort(),
     );
@@ -220,7 +222,7 @@ describe('presentJob on a terminal job', () => {
     const job = await presentJob(terminalGraph(), deps);
     const [t1, t2, t3] = job.tasks;
     expect(Object.keys(t1!).sort()).toEqual(
-      ['id', 'createdAt', 'updatedAt', 'status', 'outcome', 'fileType', 'mimeType', 'source', 'name', 'fileRef', 'clientRef', 'jobId', 'wfKind', 'wfPhase', 'originalArtifact', 'inputArtifact', 'currentArtifact', 'outputArtifacts', 'steps', 'audit'].sort(),
+      ['id', 'createdAt', 'updatedAt', 'status', 'outcome', 'fileType', 'mimeType', 'source', 'name', 'fileRef', 'clientRef', 'jobId', 'wfKind', 'wfPhase', 'originalArtifact', 'inputArtifact', 'currentArtifact', 'outputArtifacts', 'steps', 'audit', 'progress'].sort(),
     );
     expect(t1).toMatchObject({ wfKind: null, wfPhase: null });
     expect(t1!.inputArtifact).toEqual(t1!.originalArtifact);
@@ -287,6 +289,33 @@ describe('presentJob on a terminal job', () => {
     expect(lean.results).toBeUndefined();
     expect(lean.tasks.every((task) => task.steps === undefined)).toBe(true);
     expect(lean.tasks[0]!.outputArtifacts).toHaveLength(7);
+  });
+
+  it('gives each task and the job their progress: steps terminal out of steps, the last counting step\'s pages, 100 % once terminal', async () => {
+    const graph = terminalGraph();
+    graph.steps.find((st) => st.type === 'previews')!.pages = { total: 2, done: { main: 1 } };
+    const job = await presentJob(graph, deps);
+    const stepsOf = (taskId: string) => graph.steps.filter((st) => st.taskId === taskId).length;
+    expect(job.tasks[0]!.progress).toEqual({ stepsDone: stepsOf(T1), stepsTotal: stepsOf(T1), pagesDone: 2, pagesTotal: 2, percent: 100 });
+    expect(job.progress).toMatchObject({ stepsDone: graph.steps.length, stepsTotal: graph.steps.length, pagesDone: 2, pagesTotal: 2, percent: 100 });
+  });
+
+  it('reports a running job\'s progress in the full and the lean form alike, below 100 %', async () => {
+    const graph = terminalGraph();
+    graph.job.status = 'running';
+    for (const t of graph.tasks) t.status = 'running';
+    const previews = graph.steps.find((st) => st.type === 'previews')!;
+    previews.status = 'running';
+    previews.pages = { total: 40, done: { main: 0, 'batch-0': 20, 'batch-1': 10 } };
+    const full = await presentJob(graph, deps);
+    const lean = await presentJob(graph, deps, { lean: true });
+    expect(lean.progress).toEqual(full.progress);
+    expect(lean.tasks.map((t) => t.progress)).toEqual(full.tasks.map((t) => t.progress));
+    const t1Steps = graph.steps.filter((st) => st.taskId === T1).length;
+    expect(full.tasks[0]!.progress).toMatchObject({ stepsDone: t1Steps - 1, stepsTotal: t1Steps, pagesDone: 30, pagesTotal: 40 });
+    expect(full.tasks[0]!.progress.percent).toBe(Math.floor(((t1Steps - 1 + 30 / 40) / t1Steps) * 100));
+    expect(full.progress.percent).toBeLessThan(100);
+    expect(jobResponse.safeParse(full).success).toBe(true);
   });
 
   it('shows a step result it cannot read as missing rather than failing', async () => {

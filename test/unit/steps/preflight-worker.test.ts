@@ -29,6 +29,12 @@ describe('the preflight worker', () => {
     expect(audit.at(-1)).toMatchObject({ event: 'step.finished', message: expect.stringMatching(/outcome fail \(profile default: \d+ errors?, \d+ warnings?\)/) });
   });
 
+  it('counts the pages it has analysed on the step\'s record, out of the file\'s pages', async () => {
+    const graph = await createTestJob(t.services, { tasks: [{ bytes: await buildPdf({ pages: 5 }), ingested: pdf, steps: [{ type: 'preflight' }] }] });
+    await preflight(stepEvent(graph, 0, 0));
+    expect(taskView(await reload(t.services, graph.job.id), 0).steps[0]!.pages).toEqual({ total: 5, done: { main: 5 } });
+  });
+
   it('preflights a raster file too', async () => {
     const graph = await createTestJob(t.services, {
       tasks: [{ bytes: await pngBytes({ width: 400, height: 300, density: 300 }), name: 'photo.png', ingested: { fileType: 'raster', mimeType: 'image/png' }, steps: [{ type: 'preflight' }] }],

@@ -35,6 +35,12 @@ describe('the previews worker', () => {
     expect(taskView(await reload(t.services, graph.job.id), 0).steps[0]!.result).toEqual({ pages: 1, failures: [], totalPages: 3 });
   });
 
+  it('counts the pages it renders on the step\'s record, out of the pages selected', async () => {
+    const graph = await createTestJob(t.services, { tasks: [{ bytes: await buildPdf({ pages: 4 }), ingested: pdf, steps: [{ type: 'previews', params: { format: 'png', dpi: 18, pages: '1-3' } }] }] });
+    await previews(stepEvent(graph, 0, 0));
+    expect(taskView(await reload(t.services, graph.job.id), 0).steps[0]!.pages).toEqual({ total: 3, done: { main: 3 } });
+  });
+
   it('reads a PDF from storage in ranges, never downloading it; an image file is downloaded', async () => {
     const download = vi.spyOn(t.services.blobs, 'downloadToFile');
     const ranges = vi.spyOn(t.services.blobs, 'readRange');
@@ -111,6 +117,17 @@ describe('the previews worker', () => {
       });
       const step = taskView(await reload(t.services, graph.job.id), 0).steps[0]!;
       expect(step).toMatchObject({ status: 'running', outputs: [] });
+    });
+
+    it('counts pages as batches render them: the plan records the total, each batch its own pages', async () => {
+      const { graph, event, plan } = await plannedJob(5, 2);
+      const pages = async () => taskView(await reload(t.services, graph.job.id), 0).steps[0]!.pages;
+      expect(await pages()).toEqual({ total: 5, done: { main: 0 } });
+      await previews({ ...event, phase: 'batch', batch: plan.batches![1] });
+      expect(await pages()).toEqual({ total: 5, done: { main: 0, 'batch-1': 2 } });
+      await previews({ ...event, phase: 'batch', batch: plan.batches![0] });
+      await previews({ ...event, phase: 'batch', batch: plan.batches![2] });
+      expect(await pages()).toEqual({ total: 5, done: { main: 0, 'batch-0': 2, 'batch-1': 2, 'batch-2': 1 } });
     });
 
     it('fails the step, and says so, when a batch left no record (its invocation was lost)', async () => {

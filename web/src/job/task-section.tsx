@@ -4,6 +4,7 @@
  * the downloads and the audit log as a timeline.
  */
 import { Badge } from '../badge';
+import { ProgressBar } from '../progress-bar';
 import { formatTime, words } from '../format';
 import { BeforeAfter, type Side } from './before-after';
 import { startPreviewsJob, useCompanionJob } from './companion-jobs';
@@ -49,6 +50,7 @@ export function TaskSection({ job, task, index, fixes }: { job: JobDetail; task:
         {task.fileType && <span class="muted"> {task.fileType}</span>}
         {first && <span class="muted"> · profile {first.profile.name}</span>}
       </p>
+      <ProgressBar progress={task.progress} label={`Progress of ${task.source}`} />
       {task.reason && <p class="reason">{task.reason}</p>}
       <h3>Steps</h3>
       <ol class="steps">

@@ -7,6 +7,7 @@ import { api, isTerminal, type JobList } from '../api';
 import { Badge } from '../badge';
 import { formatTime } from '../format';
 import { usePolling } from '../poll';
+import { ProgressBar } from '../progress-bar';
 import { OUTCOMES, STATUSES } from '../../../lambdas/domain/vocabulary';
 
 interface Filters {
@@ -134,6 +135,7 @@ export function JobsPage() {
                 <td>{job.tasks.map((t) => t.source).join(', ')}</td>
                 <td>
                   <Badge value={job.status} label="Status" />
+                  {!isTerminal(job.status) && <ProgressBar progress={job.progress} label={`Progress of job ${job.id}`} />}
                 </td>
                 <td>
                   <Badge value={job.outcome} label="Outcome" />

@@ -22,6 +22,18 @@ describe('preflightGuarded', () => {
     expect(await preflightGuarded(png)).toEqual(await preflight(png));
   });
 
+  it('tells the caller, while it runs, how many of the file\'s pages it has analysed', async () => {
+    const reports: [number, number][] = [];
+    const pdf = pdfInput(files.write(await buildPdf({ pages: 6 }), 'pdf'));
+    await preflightGuarded(pdf, {}, (done, total) => reports.push([done, total]));
+    // The first and the last report always come; those between at most every quarter second.
+    expect(reports[0]).toEqual([0, 6]);
+    expect(reports.at(-1)).toEqual([6, 6]);
+    expect(reports.every(([done, total], i) => total === 6 && (i === 0 || done > reports[i - 1]![0]))).toBe(true);
+    // Called directly, outside a guarded thread, preflight reports to nobody and is the same.
+    expect(await preflight(pdf)).toEqual(await preflightGuarded(pdf));
+  });
+
   it('refuses an unreadable file with the sentence preflight gives', async () => {
     const input = pdfInput(files.write(garbageAfterHeader(), 'pdf'));
     const direct = await failure(preflight(input));

@@ -1,5 +1,5 @@
 /**
- * Builds the console (web/src) into its files: the JavaScript and CSS bundles under hashed names
+ * Builds the console (web/src) and the customer's proof page (web/src/proof, served at /proof) into their files: the JavaScript and CSS bundles under hashed names
  * (so they can be cached for ever), and index.html naming them. In memory: `npm start` builds at
  * start (esbuild takes a fraction of a second) and serves from the map; nothing is written to the
  * repository and no build step precedes `npm start`.
@@ -30,7 +30,13 @@ const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8',
 export async function buildConsole(): Promise<ConsoleFiles> {
   const out = join(WEB_ROOT, 'out');
   const result = await build({
-    entryPoints: { console: join(WEB_ROOT, 'src/main.tsx'), styles: join(WEB_ROOT, 'src/styles.css') },
+    entryPoints: {
+      console: join(WEB_ROOT, 'src/main.tsx'),
+      styles: join(WEB_ROOT, 'src/styles.css'),
+      // The proof page for the shop's customer: its own small bundle, none of the console's code.
+      proof: join(WEB_ROOT, 'src/proof/main.tsx'),
+      'proof-styles': join(WEB_ROOT, 'src/proof/proof.css'),
+    },
     bundle: true,
     minify: true,
     format: 'esm',
@@ -51,12 +57,20 @@ export async function buildConsole(): Promise<ConsoleFiles> {
     files.set(path, { body: Buffer.from(f.contents), contentType: TYPES[ext] ?? 'application/octet-stream', immutable: true });
     if (/^\/assets\/console-[^/]+\.js$/.test(path)) names.script = path;
     if (/^\/assets\/styles-[^/]+\.css$/.test(path)) names.styles = path;
+    if (/^\/assets\/proof-[^/]+\.js$/.test(path)) names.proofScript = path;
+    if (/^\/assets\/proof-styles-[^/]+\.css$/.test(path)) names.proofStyles = path;
   }
   if (!names.script || !names.styles) throw new Error('The console build produced no script or stylesheet');
-  const template = await readFile(join(WEB_ROOT, 'index.html'), 'utf8');
-  const html = template.replace('{{script}}', names.script).replace('{{styles}}', names.styles);
-  files.set('/', { body: Buffer.from(html), contentType: 'text/html; charset=utf-8', immutable: false });
+  if (!names.proofScript || !names.proofStyles) throw new Error('The console build produced no proof page script or stylesheet');
+  files.set('/', await page('index.html', names.script, names.styles));
+  files.set('/proof', await page('proof.html', names.proofScript, names.proofStyles));
   return files;
+}
+
+/** An HTML page of the build: its template with its hashed script and stylesheet named. */
+async function page(template: string, script: string, styles: string): Promise<ConsoleFile> {
+  const html = (await readFile(join(WEB_ROOT, template), 'utf8')).replace('{{script}}', script).replace('{{styles}}', styles);
+  return { body: Buffer.from(html), contentType: 'text/html; charset=utf-8', immutable: false };
 }
 
 /**

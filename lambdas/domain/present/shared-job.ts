@@ -15,7 +15,7 @@
  * PDF coordinates. Finding numbers are the report's order, as on the proof
  * images, whose frames are drawn at the same places.
  */
-import { userSpaceToPixels } from '../../engine/previews/proof-geometry';
+import { clipToImage, userSpaceToPixels } from '../../engine/previews/proof-geometry';
 import { isTerminal, type Approval, type JobGraph, type StepRecord, type StoredArtifact, type TaskRecord } from '../model';
 import type { PreflightFindingSummary } from '../step-results';
 import { downloadLink, type PresentDeps } from './artifacts';
@@ -110,15 +110,20 @@ const round = (n: number): number => Math.round(n * 100) / 100;
 
 const isRect = (r: unknown): r is Rect => Array.isArray(r) && r.length === 4 && r.every((n) => typeof n === 'number' && Number.isFinite(n));
 
-function percentOf(page: ReportPage | undefined): ((r: Rect) => PercentRect) | null {
+/**
+ * Maps user-space rectangles of the page to percent of its image, clipped to the
+ * image as the proof images clip their frames; null for a box wholly outside
+ * the visible area (its finding is still listed).
+ */
+function percentOf(page: ReportPage | undefined): ((r: Rect) => PercentRect | null) | null {
   if (!page || !isRect(page.mediaBox)) return null;
   const toPixels = userSpaceToPixels(
     { mediaBox: page.mediaBox, cropBox: isRect(page.cropBox) ? page.cropBox : null, rotation: page.rotation ?? 0, userUnit: page.userUnit ?? 1 },
     { width: 100, height: 100 },
   );
   return (r) => {
-    const p = toPixels(r);
-    return { left: round(p.left), top: round(p.top), width: round(p.width), height: round(p.height) };
+    const p = clipToImage(toPixels(r), { width: 100, height: 100 });
+    return p && { left: round(p.left), top: round(p.top), width: round(p.width), height: round(p.height) };
   };
 }
 
@@ -178,7 +183,14 @@ async function sharedFile(graph: JobGraph, task: TaskRecord, deps: PresentDeps, 
         proofUrl: await url(proof),
         width: shown?.width ?? null,
         height: shown?.height ?? null,
-        boxes: percent ? findings.flatMap((f, i) => boxesOn(f, page).map((r) => ({ finding: i + 1, severity: f.severity, ...percent(r) }))) : [],
+        boxes: percent
+          ? findings.flatMap((f, i) =>
+              boxesOn(f, page).flatMap((r) => {
+                const box = percent(r);
+                return box ? [{ finding: i + 1, severity: f.severity, ...box }] : [];
+              }),
+            )
+          : [],
         trimBox: percent && isRect(geometry?.trimBox) ? percent(geometry.trimBox) : null,
         bleedBox: percent && isRect(geometry?.bleedBox) ? percent(geometry.bleedBox) : null,
       };

@@ -14,7 +14,7 @@ import { finishJob } from './support/pipeline-stand-in';
 const URL_SOURCE = 'http://127.0.0.1:9/files/card.pdf?token=customer-secret';
 const HOST = { Host: 'proofs.example.com', 'X-Forwarded-Proto': 'https' };
 
-/** A report with two findings: one framed twice on page 1, one at its worst hit on page 2. */
+/** A report with two findings: one framed twice on page 1 (and once off the page), one at its worst hit on page 2. */
 const REPORT = {
   profile: { id: 'default', name: 'Default' },
   outcome: 'fail',
@@ -23,7 +23,7 @@ const REPORT = {
     {
       checkId: 'images.resolution-low', severity: 'error', message: 'An image on page 1 is only 96 ppi; print needs 300.',
       page: 1, count: 2, bbox: [0, 0, 100, 100], bboxPage: 1, fix: { available: false, fixId: null },
-      locations: [{ page: 1, bbox: [0, 692, 306, 792] }, { page: 1, bbox: [306, 0, 612, 396] }],
+      locations: [{ page: 1, bbox: [0, 692, 306, 792] }, { page: 1, bbox: [306, -100, 700, 396] }, { page: 1, bbox: [0, 800, 100, 900] }],
     },
     { checkId: 'text.small', severity: 'warn', message: 'Text on page 2 is smaller than 6 pt.', page: 2, count: 1, bbox: [61.2, 79.2, 122.4, 158.4], bboxPage: 2, fix: { available: true, fixId: 'x' } },
   ],
@@ -112,7 +112,8 @@ describe('GET /share', () => {
     expect(file.pages.map((p: { page: number }) => p.page)).toEqual([1, 2]);
     const [one, two] = file.pages;
     expect(one.previewUrl).toMatch(/^http/);
-    // Top left quarter-width strip and bottom right quarter of a US Letter page.
+    // Top left quarter-width strip and bottom right quarter of a US Letter page (that box clipped to the page);
+    // the box above the page is left out.
     expect(one.boxes).toEqual([
       { finding: 1, severity: 'error', left: 0, top: 0, width: 50, height: 12.63 },
       { finding: 1, severity: 'error', left: 50, top: 50, width: 50, height: 50 },

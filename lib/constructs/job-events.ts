@@ -15,7 +15,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { JOB_TERMINAL_PATTERN } from '../../step-definitions/events';
+import { JOB_DECISION_PATTERN, JOB_TERMINAL_PATTERN } from '../../step-definitions/events';
 import { WORKERS } from '../../step-definitions/workers';
 import type { EntryResolver } from '../paths';
 import { AslStateMachine, readAsl } from './asl-state-machine';
@@ -40,6 +40,7 @@ export class JobEvents extends Construct {
   readonly webhookCaller: ProoflineNodejsFunction;
   readonly webhookStateMachine: StateMachine;
   readonly terminalRule: Rule;
+  readonly decisionRule: Rule;
 
   constructor(scope: Construct, id: string, props: JobEventsProps) {
     super(scope, id);
@@ -88,6 +89,17 @@ export class JobEvents extends Construct {
         source: [...JOB_TERMINAL_PATTERN.source],
         detailType: [...JOB_TERMINAL_PATTERN['detail-type']],
         detail: JOB_TERMINAL_PATTERN.detail,
+      },
+      targets: [new LambdaFunction(this.webhookCaller)],
+    });
+
+    this.decisionRule = new Rule(this, 'JobDecisionToWebhook', {
+      description: 'Delivers the job.approved / job.changes_requested webhook of a decision on a shared proof.',
+      eventBus: this.bus,
+      eventPattern: {
+        source: [...JOB_DECISION_PATTERN.source],
+        detailType: [...JOB_DECISION_PATTERN['detail-type']],
+        detail: JOB_DECISION_PATTERN.detail,
       },
       targets: [new LambdaFunction(this.webhookCaller)],
     });

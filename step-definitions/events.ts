@@ -16,7 +16,7 @@ export const JOB_TERMINAL_PATTERN = {
 } as const;
 
 /**
- * The customer's decision on a shared proof page (docs/api.md §12): routed,
+ * The customer's decision on a shared proof page (docs/api.md §3, Share links): routed,
  * for a job with a webhook, to the same webhook caller, which sends
  * `job.approved` or `job.changes_requested`.
  */

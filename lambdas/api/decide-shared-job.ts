@@ -1,5 +1,5 @@
 /**
- * POST /share/decision (docs/api.md §12): public, no API key; the share link's
+ * POST /share/decision (docs/api.md §3, Share links): public, no API key; the share link's
  * token in the Share-Token header. The customer approves or requests changes,
  * once per job; 200 with the proof page's view, now carrying the approval.
  */
@@ -15,10 +15,8 @@ import { decisionBody, shareTokenOf } from './schemas/share-body';
 
 async function decideSharedJobHandler(event: ApiEvent): Promise<ApiResult> {
   const svc = services();
-  // The token before the body: a link that is not valid learns nothing about what it may send.
-  const token = shareTokenOf(event);
   const body = parseRequest(decisionBody, event.jsonBody);
-  const { graph, claims } = await decideSharedJob(svc, token, { decision: body.decision, note: body.note ?? null });
+  const { graph, claims } = await decideSharedJob(svc, shareTokenOf(event), { decision: body.decision, note: body.note ?? null });
   return json(200, await presentSharedJob(graph, claims, { blobs: svc.blobs, expiresIn: svc.config.downloadUrlExpiresSeconds }));
 }
 

@@ -1,5 +1,5 @@
 /**
- * GET /share (docs/api.md §12): public, no API key. The proof page sends its
+ * GET /share (docs/api.md §3, Share links): public, no API key. The proof page sends its
  * link's token in the Share-Token header and gets the read-only view of that
  * one job; a tampered, expired or revoked token gets a 4xx naming which.
  */

@@ -1,4 +1,4 @@
-/** DELETE /jobs/{id}/share (docs/api.md §12): every share link of the job stops working; 204. */
+/** DELETE /jobs/{id}/share (docs/api.md §3, Share links): every share link of the job stops working; 204. */
 import '../platform/polyfills';
 import middy from '@middy/core';
 import { revokeShareLinks } from '../domain/use-cases/share-job';

@@ -1,4 +1,4 @@
-/** POST /jobs/{id}/share (docs/api.md §12): a link to the job's proof page for the shop's customer; 201 `{ url, expiresAt }`. */
+/** POST /jobs/{id}/share (docs/api.md §3, Share links): a link to the job's proof page for the shop's customer; 201 `{ url, expiresAt }`. */
 import '../platform/polyfills';
 import middy from '@middy/core';
 import { createShareLink } from '../domain/use-cases/share-job';

@@ -116,7 +116,7 @@ export interface Review {
 
 /**
  * The shop's customer's answer on the shared proof page (POST /share/decision,
- * docs/api.md §12). Recorded once per job: it is what the shop acts on (and
+ * docs/api.md §3, Share links). Recorded once per job: it is what the shop acts on (and
  * its webhook), so it is not replaced; a changed mind is a new proof.
  */
 export interface Approval {

@@ -1,5 +1,5 @@
 /**
- * The decision webhook (docs/api.md §9, §12): when the shop's customer decides
+ * The decision webhook (docs/api.md §9 and §3, Share links): when the shop's customer decides
  * on a shared proof, a job with a webhook gets `job.approved` or
  * `job.changes_requested`, signed like job.completed, with the job's summary
  * fields and the `approval`. Like job.completed, it carries no URLs.

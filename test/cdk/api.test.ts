@@ -138,7 +138,7 @@ describe('the token authoriser', () => {
   });
 });
 
-describe('share links (docs/api.md §12)', () => {
+describe('share links (docs/api.md §3, Share links)', () => {
   const secretId = () => resourcesOfType(template, 'AWS::SecretsManager::Secret')[0]![0];
   const functionOf = (route: (typeof ROUTES)[number]) => functionIdByEntry(template, routeEntry(route));
 

@@ -1,5 +1,5 @@
 /**
- * The shareable proof page (issue 17, docs/api.md §12) end to end: the shop
+ * The shareable proof page (issue 17, docs/api.md §3, Share links) end to end: the shop
  * makes a link with its key; the customer opens it in a real headless Chromium
  * (no key), sees the file's pages with the findings boxed and their sentences,
  * and approves with a note; the job then carries the approval and the

@@ -1,5 +1,5 @@
 /**
- * The share-link routes' input (docs/api.md §12): POST /jobs/{id}/share's body,
+ * The share-link routes' input (docs/api.md §3, Share links): POST /jobs/{id}/share's body,
  * POST /share/decision's body, and the Share-Token header the public routes
  * read the link's token from.
  */

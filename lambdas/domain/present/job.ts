@@ -86,7 +86,7 @@ export interface PresentedJob {
   context?: NonNullable<JobRecord['context']>;
   webhook?: { url: string; deliveries: NonNullable<JobRecord['webhook']>['deliveries'] };
   review?: NonNullable<JobRecord['review']>;
-  /** The customer's decision on the shared proof page (docs/api.md §12), once made. */
+  /** The customer's decision on the shared proof page (docs/api.md §3, Share links), once made. */
   approval?: NonNullable<JobRecord['approval']>;
   summary?: JobSummary;
   results?: JobResults;

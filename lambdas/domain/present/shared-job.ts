@@ -1,6 +1,6 @@
 /**
  * What the public proof page shows of the one job its share link names
- * (docs/api.md §12): per file, its name, state and the customer-facing
+ * (docs/api.md §3, Share links): per file, its name, state and the customer-facing
  * sentences of its preflight findings; its pages as images with each located
  * finding's boxes; the fixed file when there is one; the job's approval.
  *

@@ -1,5 +1,5 @@
 /**
- * Share-link tokens (docs/api.md §12): `ps1.<claims>.<mac>`, both parts
+ * Share-link tokens (docs/api.md §3, Share links): `ps1.<claims>.<mac>`, both parts
  * base64url. The claims name one job, its account, the job's share generation
  * when the link was made, when the link expires and whether it may decide;
  * the MAC is HMAC-SHA256 over the version and the claims with the

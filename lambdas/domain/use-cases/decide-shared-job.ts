@@ -1,5 +1,5 @@
 /**
- * POST /share/decision (docs/api.md §12): the shop's customer approves the
+ * POST /share/decision (docs/api.md §3, Share links): the shop's customer approves the
  * shared proof or asks for changes, with a note.
  *
  * One decision per job, whichever link it came through: it is what the shop

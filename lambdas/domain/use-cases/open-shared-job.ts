@@ -1,5 +1,5 @@
 /**
- * Opens the one job a share token names (docs/api.md §12), for the public
+ * Opens the one job a share token names (docs/api.md §3, Share links), for the public
  * proof page: the token must carry our MAC, be unexpired, and still match the
  * job record (same account, same share generation: DELETE /jobs/{id}/share
  * raises it). Any failure is a 4xx that names what is wrong with the link and

@@ -1,5 +1,5 @@
 /**
- * POST /jobs/{id}/share and DELETE /jobs/{id}/share (docs/api.md §12): the shop
+ * POST /jobs/{id}/share and DELETE /jobs/{id}/share (docs/api.md §3, Share links): the shop
  * makes a link to one job's proof for its customer, or revokes every link of
  * the job. Both act on the caller's own jobs only (another account's job is
  * 404, as on every job route).

@@ -1,5 +1,5 @@
 /**
- * Share links (docs/api.md §12) through the handlers: POST/DELETE /jobs/{id}/share
+ * Share links (docs/api.md §3, Share links) through the handlers: POST/DELETE /jobs/{id}/share
  * with a key, GET /share and POST /share/decision with the link's token only.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

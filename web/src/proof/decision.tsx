@@ -1,7 +1,7 @@
 /**
  * The customer's answer: "Approve" or "Request changes", with a note, when the
  * link allows a decision; afterwards, and for view-only links, what was decided.
- * One decision per proof (docs/api.md §12), so the buttons go once it is made.
+ * One decision per proof (docs/api.md §3, Share links), so the buttons go once it is made.
  */
 import { useState } from 'preact/hooks';
 import { decide, ShareFailure, type Approval, type SharedJob } from './shared-api';

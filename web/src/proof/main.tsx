@@ -1,5 +1,5 @@
 /**
- * The proof page for the shop's customer (issue 17, docs/api.md §12): opened
+ * The proof page for the shop's customer (issue 17, docs/api.md §3, Share links): opened
  * from a share link `/proof#<token>`, it shows that one job read-only — each
  * file's pages with the findings boxed and numbered, the sentences that say
  * what they mean, the fixed file — and, when the link allows it, lets the

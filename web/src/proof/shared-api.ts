@@ -1,5 +1,5 @@
 /**
- * The proof page speaks to the two public share routes only (docs/api.md §12),
+ * The proof page speaks to the two public share routes only (docs/api.md §3, Share links),
  * with the link's token in the Share-Token header: never an API key, and never
  * in a URL the server sees (the token lives in this page's fragment).
  */

@@ -82,25 +82,24 @@ export class JobEvents extends Construct {
       logRetention: props.logRetention,
     }).stateMachine;
 
-    this.terminalRule = new Rule(this, 'JobTerminalToWebhook', {
-      description: 'Delivers the job.completed webhook of a terminal job that has one.',
-      eventBus: this.bus,
-      eventPattern: {
-        source: [...JOB_TERMINAL_PATTERN.source],
-        detailType: [...JOB_TERMINAL_PATTERN['detail-type']],
-        detail: JOB_TERMINAL_PATTERN.detail,
-      },
-      targets: [new LambdaFunction(this.webhookCaller)],
-    });
+    this.terminalRule = this.ruleToCaller('JobTerminalToWebhook', 'Delivers the job.completed webhook of a terminal job that has one.', JOB_TERMINAL_PATTERN);
+    this.decisionRule = this.ruleToCaller(
+      'JobDecisionToWebhook',
+      'Delivers the job.approved / job.changes_requested webhook of a decision on a shared proof.',
+      JOB_DECISION_PATTERN,
+    );
+  }
 
-    this.decisionRule = new Rule(this, 'JobDecisionToWebhook', {
-      description: 'Delivers the job.approved / job.changes_requested webhook of a decision on a shared proof.',
+  /** A rule on the bus with exactly `pattern` (the object the local bus evaluates too), invoking the webhook caller. */
+  private ruleToCaller(
+    id: string,
+    description: string,
+    pattern: typeof JOB_TERMINAL_PATTERN | typeof JOB_DECISION_PATTERN,
+  ): Rule {
+    return new Rule(this, id, {
+      description,
       eventBus: this.bus,
-      eventPattern: {
-        source: [...JOB_DECISION_PATTERN.source],
-        detailType: [...JOB_DECISION_PATTERN['detail-type']],
-        detail: JOB_DECISION_PATTERN.detail,
-      },
+      eventPattern: { source: [...pattern.source], detailType: [...pattern['detail-type']], detail: pattern.detail },
       targets: [new LambdaFunction(this.webhookCaller)],
     });
   }

@@ -104,7 +104,7 @@ describe('the shared proof page', () => {
     const image = page.getByRole('img', { name: `Page 1 of ${XSS_NAME}` });
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- run in the page; this file is type-checked without the DOM's types
     await expect.poll(() => image.evaluate((img: any) => img.complete === true && img.naturalWidth > 0)).toBe(true);
-    const boxes = shared.files[0].pages[0].boxes as { left: number; top: number; width: number }[];
+    const boxes = shared.files[0].pages[0].boxes as { finding: number; left: number; top: number; width: number }[];
     expect(boxes.length).toBeGreaterThan(0);
     const imageBox = (await image.boundingBox())!;
     const first = (await page.locator('.page-image .box').first().boundingBox())!;
@@ -116,9 +116,10 @@ describe('the shared proof page', () => {
     await screenshot(page, 'proof-01-phone');
     expect(await seriousViolations(page)).toEqual([]);
 
-    // Choosing a finding highlights its boxes.
-    await list.getByRole('button').first().click();
-    expect(await page.locator('.box-selected').count()).toBeGreaterThan(0);
+    // Choosing a finding highlights its boxes (and only its).
+    const boxed = boxes[0]!.finding;
+    await list.getByRole('listitem').nth(boxed - 1).getByRole('button').click();
+    expect(await page.locator('.box-selected').count()).toBe(boxes.filter((b) => b.finding === boxed).length);
 
     await page.getByLabel('Note for the print shop (optional)').fill('Looks right — print 500.');
     await page.getByRole('button', { name: 'Approve' }).click();

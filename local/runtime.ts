@@ -14,7 +14,7 @@
 import '../lambdas/platform/polyfills';
 import { createServer, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { JOB_TERMINAL_PATTERN } from '../step-definitions/events';
+import { JOB_DECISION_PATTERN, JOB_TERMINAL_PATTERN } from '../step-definitions/events';
 import { createAwsServices } from '../lambdas/adapters/aws';
 import { localStateMachineArn, LOCAL_REGION } from '../lambdas/adapters/local/asl-definition';
 import { createLocalEventBus } from '../lambdas/adapters/local/local-event-bus';
@@ -31,6 +31,7 @@ import { buildConsole, consoleSecurityHeaders } from '../web/build-console';
 import { isRunning, readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo, PREWARMED } from './runtime-info';
 import { S3RVER_CREDENTIALS, startStandins, useStandInCredentials, type Standins } from './standins';
 import { startStorageGateway, type StorageGateway } from './storage-gateway';
+import { localShareKey } from './share-key';
 import { createThrottle, throttleLimitsFrom } from './throttle';
 import { createWorkerInvoker, pooledFunctions } from './worker-invoker';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
@@ -141,6 +142,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       // at once on a closed loopback port instead of calling AWS.
       SFN_ENDPOINT: NOWHERE,
       EVENTS_ENDPOINT: NOWHERE,
+      SHARE_SIGNING_KEY: env.SHARE_SIGNING_KEY || localShareKey(dataDir),
     });
     const config = loadConfig(env);
 
@@ -163,6 +165,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     cleanup.push(async () => events.close());
     // The cloud's EventBridge rule: terminal jobs with a webhook → the webhook caller.
     events.addRule('job-terminal-webhooks', JOB_TERMINAL_PATTERN, (event) => invoke('webhookCaller', event));
+    // And the customer's decisions on shared proofs → the same caller (job.approved / job.changes_requested).
+    events.addRule('job-decision-webhooks', JOB_DECISION_PATTERN, (event) => invoke('webhookCaller', event));
 
     const services: Services = { ...createAwsServices(config), orchestrator, webhookScheduler, events };
     setServices(services);

@@ -1,6 +1,7 @@
 /**
- * Builds the console (web/src) into its files: the JavaScript and CSS bundles under hashed names
- * (so they can be cached for ever), and index.html naming them. In memory: `npm start` builds at
+ * Builds the console (web/src) and the customer's proof page (web/src/proof, served at /proof)
+ * into their files: the JavaScript and CSS bundles under hashed names (so they can be cached for
+ * ever), and the two pages naming them. In memory: `npm start` builds at
  * start (esbuild takes a fraction of a second) and serves from the map; nothing is written to the
  * repository and no build step precedes `npm start`. The CDK app builds the same files into the
  * console's asset at synthesis (writeConsoleFiles, called by lib/bundling/console-asset.ts).
@@ -14,10 +15,15 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// Where share links point; the page is served there.
+import { PROOF_PAGE_PATH } from '../lambdas/domain/use-cases/share-job';
 
 const WEB_ROOT = dirname(fileURLToPath(import.meta.url));
 const OUT = join(WEB_ROOT, 'out');
-const TEMPLATE = join(WEB_ROOT, 'index.html');
+/** The pages' templates: each names its script and stylesheet as {{script}} and {{styles}}. */
+const TEMPLATES = { console: join(WEB_ROOT, 'index.html'), proof: join(WEB_ROOT, 'proof.html') };
+type Templates = Record<keyof typeof TEMPLATES, string>;
+
 
 export interface ConsoleFile {
   body: Buffer;
@@ -32,10 +38,22 @@ export type ConsoleFiles = Map<string, ConsoleFile>;
 /** The file the page at `/` is stored as where files have names (a directory, a bucket). */
 export const CONSOLE_INDEX_FILE = 'index.html';
 
+/**
+ * The pages as stored where files have names: the console's index and the proof page, which keeps
+ * its extensionless name (the URL asks for `/proof`), so it must be given its type where stored.
+ */
+export const CONSOLE_PAGE_FILES = [CONSOLE_INDEX_FILE, PROOF_PAGE_PATH.slice(1)] as const;
+
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
 const BUILD_OPTIONS = {
-  entryPoints: { console: join(WEB_ROOT, 'src/main.tsx'), styles: join(WEB_ROOT, 'src/styles.css') },
+  entryPoints: {
+    console: join(WEB_ROOT, 'src/main.tsx'),
+    styles: join(WEB_ROOT, 'src/styles.css'),
+    // The proof page for the shop's customer: its own small bundle, none of the console's code.
+    proof: join(WEB_ROOT, 'src/proof/main.tsx'),
+    'proof-styles': join(WEB_ROOT, 'src/proof/proof.css'),
+  },
   bundle: true,
   minify: true,
   format: 'esm',
@@ -50,8 +68,8 @@ const BUILD_OPTIONS = {
 } satisfies BuildOptions;
 
 export async function buildConsole(): Promise<ConsoleFiles> {
-  const [result, template] = await Promise.all([build(BUILD_OPTIONS), readFile(TEMPLATE, 'utf8')]);
-  return consoleFiles(result.outputFiles, template);
+  const [result, consoleTemplate, proofTemplate] = await Promise.all([build(BUILD_OPTIONS), readFile(TEMPLATES.console, 'utf8'), readFile(TEMPLATES.proof, 'utf8')]);
+  return consoleFiles(result.outputFiles, { console: consoleTemplate, proof: proofTemplate });
 }
 
 /**
@@ -59,10 +77,10 @@ export async function buildConsole(): Promise<ConsoleFiles> {
  * runs inside synthesis and cannot wait for a promise.
  */
 export function buildConsoleSync(): ConsoleFiles {
-  return consoleFiles(buildSync(BUILD_OPTIONS).outputFiles, readFileSync(TEMPLATE, 'utf8'));
+  return consoleFiles(buildSync(BUILD_OPTIONS).outputFiles, { console: readFileSync(TEMPLATES.console, 'utf8'), proof: readFileSync(TEMPLATES.proof, 'utf8') });
 }
 
-function consoleFiles(outputFiles: OutputFile[], template: string): ConsoleFiles {
+function consoleFiles(outputFiles: OutputFile[], templates: Templates): ConsoleFiles {
   const files: ConsoleFiles = new Map();
   const names: Record<string, string> = {};
   for (const f of outputFiles) {
@@ -71,14 +89,26 @@ function consoleFiles(outputFiles: OutputFile[], template: string): ConsoleFiles
     files.set(path, { body: Buffer.from(f.contents), contentType: TYPES[ext] ?? 'application/octet-stream', immutable: true });
     if (/^\/assets\/console-[^/]+\.js$/.test(path)) names.script = path;
     if (/^\/assets\/styles-[^/]+\.css$/.test(path)) names.styles = path;
+    if (/^\/assets\/proof-[^/]+\.js$/.test(path)) names.proofScript = path;
+    if (/^\/assets\/proof-styles-[^/]+\.css$/.test(path)) names.proofStyles = path;
   }
   if (!names.script || !names.styles) throw new Error('The console build produced no script or stylesheet');
-  const html = template.replace('{{script}}', names.script).replace('{{styles}}', names.styles);
-  files.set('/', { body: Buffer.from(html), contentType: 'text/html; charset=utf-8', immutable: false });
+  if (!names.proofScript || !names.proofStyles) throw new Error('The console build produced no proof page script or stylesheet');
+  files.set('/', page(templates.console, names.script, names.styles));
+  files.set(PROOF_PAGE_PATH, page(templates.proof, names.proofScript, names.proofStyles));
   return files;
 }
 
-/** Writes the files into `dir` under their URL paths, the page at `/` as CONSOLE_INDEX_FILE. */
+/** An HTML page of the build: its template with its hashed script and stylesheet named. */
+function page(template: string, script: string, styles: string): ConsoleFile {
+  const html = template.replace('{{script}}', script).replace('{{styles}}', styles);
+  return { body: Buffer.from(html), contentType: 'text/html; charset=utf-8', immutable: false };
+}
+
+/**
+ * Writes the files into `dir` under their URL paths, the page at `/` as CONSOLE_INDEX_FILE; the
+ * other pages keep their extensionless names (`proof`), as the URL asks for them.
+ */
 export function writeConsoleFiles(files: ConsoleFiles, dir: string): void {
   for (const [path, file] of files) {
     const target = join(dir, path === '/' ? CONSOLE_INDEX_FILE : path.slice(1));
@@ -87,7 +117,7 @@ export function writeConsoleFiles(files: ConsoleFiles, dir: string): void {
   }
 }
 
-/** How long browsers (and the CDN) may keep a file: hashed assets for good, the page never without asking again. */
+/** How long browsers (and the CDN) may keep a file: hashed assets for good, the pages never without asking again. */
 export const consoleCacheControl = (file: Pick<ConsoleFile, 'immutable'>): string =>
   file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache';
 

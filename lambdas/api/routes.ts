@@ -11,11 +11,16 @@ export interface RouteSpec {
   /** API Gateway path syntax: `/jobs/{id}`. */
   path: string;
   handler: string;
-  /** false only for the public routes (health, openapi). */
+  /** false only for the public routes (health, openapi, and the share link's, which check its token themselves). */
   auth: boolean;
   /** Sync-capable routes wait up to 27 s for a job, so their Lambda runs longer. */
   timeoutSeconds: number;
   memoryMb: number;
+  /**
+   * What the route's function needs besides the table, bucket and pipeline: `shareKey` the
+   * share-link signing key, `eventBus` the job events bus (to publish on). CDK grants exactly these.
+   */
+  uses?: readonly ('shareKey' | 'eventBus')[];
 }
 
 const route = (method: HttpMethod, path: string, handler: string, extra: Partial<RouteSpec> = {}): RouteSpec => ({
@@ -43,6 +48,10 @@ export const ROUTES: readonly RouteSpec[] = [
   route('GET', '/jobs/{id}', 'get-job'),
   route('DELETE', '/jobs/{id}', 'delete-job', { timeoutSeconds: 60 }),
   route('POST', '/jobs/{id}/review', 'review-job'),
+  route('POST', '/jobs/{id}/share', 'share-job', { uses: ['shareKey'] }),
+  route('DELETE', '/jobs/{id}/share', 'revoke-share'),
+  route('GET', '/share', 'get-shared-job', { auth: false, uses: ['shareKey'] }),
+  route('POST', '/share/decision', 'decide-shared-job', { auth: false, uses: ['shareKey', 'eventBus'] }),
   route('POST', '/uploads', 'create-upload'),
   route('GET', '/profiles', 'list-profiles'),
   route('GET', '/profiles/{id}', 'get-profile'),

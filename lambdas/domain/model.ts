@@ -114,6 +114,17 @@ export interface Review {
   keyId: string;
 }
 
+/**
+ * The shop's customer's answer on the shared proof page (POST /share/decision,
+ * docs/api.md §3, Share links). Recorded once per job: it is what the shop acts on (and
+ * its webhook), so it is not replaced; a changed mind is a new proof.
+ */
+export interface Approval {
+  decision: 'approved' | 'changes_requested';
+  note: string | null;
+  at: string;
+}
+
 /** Which endpoint created the job; kept for the audit trail and for OpenAPI examples. */
 export type JobEndpoint = 'jobs' | 'preflight' | 'fix' | 'validate' | 'previews' | 'optimize';
 
@@ -140,6 +151,13 @@ export interface JobRecord {
   context: OrderContext | null;
   webhook: (WebhookTarget & { deliveries: WebhookDelivery[]; claim?: WebhookClaim }) | null;
   review: Review | null;
+  /** The customer's decision on the shared proof page; absent until one is made. */
+  approval?: Approval | null;
+  /**
+   * Internal (never presented): the generation share links are signed with.
+   * DELETE /jobs/{id}/share raises it, so every link signed before stops working.
+   */
+  shareGeneration?: number;
   taskIds: string[];
   /** When the job became terminal (summary.finalized). */
   finalizedAt: string | null;

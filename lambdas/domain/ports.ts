@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import type { RuntimeConfig } from '../platform/config';
 import type {
   AccountRecord,
+  Approval,
   ApiKeyRecord,
   AuditEntry,
   Channel,
@@ -109,6 +110,13 @@ export interface JobStore {
   claimWebhookAttempt(jobId: string, attempt: number, nowMs: number, untilMs: number): Promise<boolean>;
   /** Records a review once; false when the job already has one. Updates canProceed. */
   recordReview(jobId: string, review: Review, canProceed: boolean): Promise<boolean>;
+  /** Raises the job's share generation (revoking every share link signed before); false when the job is gone. */
+  revokeShares(jobId: string): Promise<boolean>;
+  /**
+   * Records the customer's decision once, on a terminal job; with `review`, also that review and
+   * canProceed, only while the job has none. False (nothing written) when a condition does not hold.
+   */
+  recordApproval(jobId: string, approval: Approval, review: { review: Review; canProceed: boolean } | null): Promise<boolean>;
   /** Removes the job and everything stored under it in the table. */
   deleteJob(jobId: string): Promise<void>;
 }
@@ -234,8 +242,22 @@ export interface JobTerminalEvent {
   hasWebhook: boolean;
 }
 
+/** detail of the job-decision event (step-definitions/events.ts): the customer decided on a shared proof. */
+export interface JobDecisionEvent {
+  jobId: string;
+  accountId: string;
+  decision: Approval['decision'];
+  hasWebhook: boolean;
+}
+
 export interface EventPublisher {
   publishJobTerminal(event: JobTerminalEvent): Promise<void>;
+  publishJobDecision(event: JobDecisionEvent): Promise<void>;
+}
+
+/** The key share links are signed with (domain/share/share-token.ts); the same for every function of a deployment. */
+export interface ShareKeySource {
+  signingKey(): Promise<Uint8Array>;
 }
 
 // ---------------------------------------------------------------- time and ids
@@ -266,6 +288,7 @@ export interface Services {
   orchestrator: Orchestrator;
   webhookScheduler: WebhookScheduler;
   events: EventPublisher;
+  shareKey: ShareKeySource;
   clock: Clock;
   ids: IdSource;
 }

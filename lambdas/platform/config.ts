@@ -48,6 +48,18 @@ export interface RuntimeConfig {
   downloadUrlExpiresSeconds: number;
   /** Lifetime of a presigned upload POST. */
   uploadExpiresSeconds: number;
+  /**
+   * The key share links are signed with (SHARE_SIGNING_KEY), given directly: the local runtime and
+   * tests. In the cloud it is unset and the key is read from Secrets Manager (shareSigningSecretArn).
+   */
+  shareSigningKey: string | undefined;
+  /** The Secrets Manager secret holding the share-link key (SHARE_SIGNING_SECRET_ARN; set by CDK on the functions that sign or check links). */
+  shareSigningSecretArn: string | undefined;
+  /**
+   * The origin share links point at (PUBLIC_ORIGIN, such as `https://proofs.example.com`): where the
+   * console and its /proof page are served. Unset: the origin the request to POST /jobs/{id}/share came to.
+   */
+  publicOrigin: string | undefined;
   /** Local runtime only: a key registered verbatim for account `local`. */
   devApiKey: string | undefined;
   /** Wall-clock budget of preflighting one file; past it the task ends in `error` with a reason. */
@@ -132,6 +144,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     downloadUrlExpiresSeconds: 3600,
     uploadExpiresSeconds: int(env, 'UPLOAD_EXPIRES_SECONDS', 3600),
     devApiKey: env.DEV_API_KEY || undefined,
+    shareSigningKey: env.SHARE_SIGNING_KEY || undefined,
+    shareSigningSecretArn: env.SHARE_SIGNING_SECRET_ARN || undefined,
+    publicOrigin: env.PUBLIC_ORIGIN || undefined,
     preflightTimeoutSeconds: positive(env, 'PREFLIGHT_TIMEOUT_SECONDS', 60),
     validateTimeoutSeconds: positive(env, 'VALIDATE_TIMEOUT_SECONDS', 60),
     optimizeTimeoutSeconds: positive(env, 'OPTIMIZE_TIMEOUT_SECONDS', 120),

@@ -1,16 +1,20 @@
 /**
- * The webhook caller (entry of WORKERS.webhookCaller). Two invocations:
+ * The webhook caller (entry of WORKERS.webhookCaller). Three invocations:
  *
  * - the EventBridge rule's job-terminal event (JOB_TERMINAL_PATTERN): attempt 1;
  *   on failure it starts the retry state machine through the WebhookScheduler;
+ * - the EventBridge rule's job-decision event (JOB_DECISION_PATTERN): the
+ *   `job.approved` / `job.changes_requested` webhook (decision-webhook.ts);
  * - the retry state machine's Deliver state, `{ mode: 'retry', jobId, accountId,
  *   attempt }`: that attempt; it returns `{ jobId, accountId, done, attempt,
  *   delaySeconds }`, which the Choice and Wait states read.
  */
 import '../platform/polyfills';
-import type { JobTerminalEvent } from '../domain/ports';
+import { JOB_DECISION_DETAIL_TYPE } from '../../step-definitions/events';
+import type { JobDecisionEvent, JobTerminalEvent } from '../domain/ports';
 import { buildWebhookPayload } from '../domain/present/webhook-payload';
 import { services } from '../platform/services';
+import { deliverDecisionWebhook } from './decision-webhook';
 import { runWebhookAttempt, type AttemptResult, type WebhookDeps } from './webhook-attempt';
 
 export interface WebhookRetryEvent {
@@ -40,6 +44,9 @@ function deps(): WebhookDeps {
   const { jobs, keys, clock, config } = services();
   return { jobs, keys, clock, config, buildPayload: buildWebhookPayload };
 }
+
+const isDecisionEvent = (e: unknown): e is { 'detail-type': string; detail: JobDecisionEvent } =>
+  typeof e === 'object' && e !== null && (e as TerminalEventEnvelope)['detail-type'] === JOB_DECISION_DETAIL_TYPE && typeof (e as TerminalEventEnvelope).detail?.jobId === 'string';
 
 const isRetryEvent = (e: unknown): e is WebhookRetryEvent =>
   typeof e === 'object' && e !== null && (e as WebhookRetryEvent).mode === 'retry' && typeof (e as WebhookRetryEvent).jobId === 'string';
@@ -71,6 +78,11 @@ async function onTerminal(event: TerminalEventEnvelope): Promise<void> {
 
 export async function handler(event: unknown): Promise<WebhookRetryOutput | void> {
   if (isRetryEvent(event)) return onRetry(event);
+  if (isDecisionEvent(event)) {
+    const result = await deliverDecisionWebhook(deps(), event.detail.jobId);
+    log('decision webhook', { jobId: event.detail.jobId, decision: event.detail.decision, result });
+    return;
+  }
   if (isTerminalEvent(event)) return onTerminal(event);
   // Lenient on what we cannot read: log it and finish, so a stray event is not retried forever.
   console.warn(JSON.stringify({ level: 'warn', component: 'webhook-caller', message: 'ignored an event that is neither a job-terminal event nor a retry', event }));

@@ -71,18 +71,33 @@ function describeFailure(err: unknown, timeoutMs: number): string {
   return 'request failed';
 }
 
-/** POSTs the signed payload once; never throws for a receiver's failure, only reports it. */
-async function post(deps: WebhookDeps, graph: JobGraph, attempt: number, last: boolean): Promise<WebhookDelivery> {
-  const { job } = graph;
+/** What one signed POST to a job's webhook came to; a receiver's failure is reported, never thrown. */
+export interface WebhookSend {
+  at: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/**
+ * POSTs `body` to the job's webhook once, signed with its account's secret under
+ * `msgId` (§9): the completion attempts here and the decision webhook
+ * (decision-webhook.ts) are sent alike.
+ */
+export async function sendSignedWebhook(
+  deps: Pick<WebhookDeps, 'keys' | 'clock' | 'config'>,
+  job: JobGraph['job'],
+  msgId: string,
+  body: string,
+): Promise<WebhookSend> {
   const target = job.webhook!;
   const account = await deps.keys.getAccount(job.accountId);
   if (!account) throw new Error(`account ${job.accountId} of job ${job.id} has no webhook secret`);
 
-  const body = JSON.stringify(deps.buildPayload(graph));
   const at = deps.clock.now();
   const headers = webhookHeaders({
     webhookSecret: account.webhookSecret,
-    msgId: webhookMessageId(job.id),
+    msgId,
     timestampSeconds: Math.floor(at.getTime() / 1000),
     body,
     requested: target.headers,
@@ -109,9 +124,16 @@ async function post(deps: WebhookDeps, graph: JobGraph, attempt: number, last: b
   } catch (err) {
     error = describeFailure(err, timeoutMs);
   }
-  const durationMs = Math.round(performance.now() - started);
+  return { at, statusCode, durationMs: Math.round(performance.now() - started), error };
+}
+
+/** POSTs the signed payload once; never throws for a receiver's failure, only reports it. */
+async function post(deps: WebhookDeps, graph: JobGraph, attempt: number, last: boolean): Promise<WebhookDelivery> {
+  const { job } = graph;
+  const sent = await sendSignedWebhook(deps, job, webhookMessageId(job.id), JSON.stringify(deps.buildPayload(graph)));
+  let error = sent.error;
   if (error !== null && last) error += `; given up after ${attempt} attempt${attempt === 1 ? '' : 's'}`;
-  const delivery: WebhookDelivery = { attempt, at: iso(at), statusCode, durationMs, error };
+  const delivery: WebhookDelivery = { attempt, at: iso(sent.at), statusCode: sent.statusCode, durationMs: sent.durationMs, error };
   await deps.jobs.appendWebhookDelivery(job.id, delivery);
   return delivery;
 }

@@ -23,6 +23,8 @@ import {
   type IResource,
 } from 'aws-cdk-lib/aws-apigateway';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { IEventBus } from 'aws-cdk-lib/aws-events';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { AUTHORIZER_ENTRY, ROUTES, routeEntry, type RouteSpec } from '../../lambdas/api/routes';
@@ -39,6 +41,10 @@ export interface ApiProps {
   storage: Storage;
   /** The job pipeline the job-creating routes start and DELETE /jobs/{id} stops. */
   pipeline: IStateMachine;
+  /** The key share links are signed with, for the routes that `use` it (routes.ts); read at run time, never in the template. */
+  shareSigningSecret: ISecret;
+  /** The job events bus, for the routes that `use` it to publish (POST /share/decision). */
+  eventBus: IEventBus;
   /** Stage name, the first path segment of ApiUrl; default `v1`. */
   stageName?: string;
   /** Steady-state requests per second for the stage; default 100. */
@@ -77,7 +83,7 @@ export class Api extends Construct {
           'a revoked key must stop working within that (docs/api.md §8)',
       );
     }
-    const environment = {
+    const environment: Record<string, string> = {
       TABLE_NAME: table.tableName,
       BUCKET_NAME: bucket.bucketName,
       STATE_MACHINE_ARN: props.pipeline.stateMachineArn,
@@ -147,14 +153,22 @@ export class Api extends Construct {
   private routeFunction(route: RouteSpec, environment: Record<string, string>, props: ApiProps): ProoflineNodejsFunction {
     const existing = this.handlers[route.handler];
     if (existing) return existing;
+    const uses = route.uses ?? [];
     const fn = new ProoflineNodejsFunction(this, `${pascal(route.handler)}Function`, {
       entry: routeEntry(route),
       memoryMb: route.memoryMb,
       timeoutSeconds: route.timeoutSeconds,
       logRetention: props.logRetention,
       resolveEntry: props.resolveEntry,
-      environment,
+      environment: {
+        ...environment,
+        ...(uses.includes('shareKey') ? { SHARE_SIGNING_SECRET_ARN: props.shareSigningSecret.secretArn } : {}),
+        ...(uses.includes('eventBus') ? { EVENT_BUS_NAME: props.eventBus.eventBusName } : {}),
+      },
     });
+    // Only the functions that sign or check share links may read their key; only those that publish, publish.
+    if (uses.includes('shareKey')) props.shareSigningSecret.grantRead(fn);
+    if (uses.includes('eventBus')) props.eventBus.grantPutEventsTo(fn);
     // Every handler composes the same services; presigned URLs are signed with
     // the function's own credentials, so it needs the object permissions itself.
     props.storage.table.grantReadWriteData(fn);

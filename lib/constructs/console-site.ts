@@ -5,7 +5,7 @@
  * (./public-distribution.ts); nothing else can.
  *
  * Two deployments from the one asset, in order: first the hashed assets, cached for good, then the
- * page, revalidated on every load. A browser that loads the new page therefore always finds the
+ * pages (the console's and the customer's proof page), revalidated on every load. A browser that loads the new page therefore always finds the
  * assets it names. Neither prunes, so a page loaded just before a deploy still finds the assets it
  * names too (old builds stay behind: a few hundred kilobytes each).
  */
@@ -14,7 +14,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { CONSOLE_INDEX_FILE, consoleCacheControl } from '../../web/build-console';
+import { CONSOLE_PAGE_FILES, consoleCacheControl } from '../../web/build-console';
 import { ConsoleAsset } from '../bundling/console-asset';
 
 export interface ConsoleSiteProps {
@@ -32,7 +32,7 @@ export class ConsoleSite extends Construct {
   readonly bucket: Bucket;
   /** Puts `assets/…` (hashed names) with a year's Cache-Control. */
   readonly assetsDeployment: BucketDeployment;
-  /** Puts CONSOLE_INDEX_FILE with `no-cache`, after the assets. */
+  /** Puts the pages (CONSOLE_PAGE_FILES: the console's and the proof page) as HTML with `no-cache`, after the assets. */
   readonly pageDeployment: BucketDeployment;
 
   constructor(scope: Construct, id: string, props: ConsoleSiteProps = {}) {
@@ -61,7 +61,7 @@ export class ConsoleSite extends Construct {
     this.assetsDeployment = new BucketDeployment(this, 'Assets', {
       sources: [source],
       destinationBucket: this.bucket,
-      exclude: [CONSOLE_INDEX_FILE],
+      exclude: [...CONSOLE_PAGE_FILES],
       prune: false,
       cacheControl: [CacheControl.fromString(consoleCacheControl({ immutable: true }))],
       ...deployment,
@@ -70,9 +70,11 @@ export class ConsoleSite extends Construct {
       sources: [source],
       destinationBucket: this.bucket,
       exclude: ['*'],
-      include: [CONSOLE_INDEX_FILE],
+      include: [...CONSOLE_PAGE_FILES],
       prune: false,
       cacheControl: [CacheControl.fromString(consoleCacheControl({ immutable: false }))],
+      // The proof page has no extension to guess its type from.
+      contentType: 'text/html; charset=utf-8',
       ...deployment,
     });
     this.pageDeployment.node.addDependency(this.assetsDeployment);

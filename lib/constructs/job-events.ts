@@ -15,7 +15,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { JOB_TERMINAL_PATTERN } from '../../step-definitions/events';
+import { JOB_DECISION_PATTERN, JOB_TERMINAL_PATTERN } from '../../step-definitions/events';
 import { WORKERS } from '../../step-definitions/workers';
 import type { EntryResolver } from '../paths';
 import { AslStateMachine, readAsl } from './asl-state-machine';
@@ -40,6 +40,7 @@ export class JobEvents extends Construct {
   readonly webhookCaller: ProoflineNodejsFunction;
   readonly webhookStateMachine: StateMachine;
   readonly terminalRule: Rule;
+  readonly decisionRule: Rule;
 
   constructor(scope: Construct, id: string, props: JobEventsProps) {
     super(scope, id);
@@ -81,14 +82,24 @@ export class JobEvents extends Construct {
       logRetention: props.logRetention,
     }).stateMachine;
 
-    this.terminalRule = new Rule(this, 'JobTerminalToWebhook', {
-      description: 'Delivers the job.completed webhook of a terminal job that has one.',
+    this.terminalRule = this.ruleToCaller('JobTerminalToWebhook', 'Delivers the job.completed webhook of a terminal job that has one.', JOB_TERMINAL_PATTERN);
+    this.decisionRule = this.ruleToCaller(
+      'JobDecisionToWebhook',
+      'Delivers the job.approved / job.changes_requested webhook of a decision on a shared proof.',
+      JOB_DECISION_PATTERN,
+    );
+  }
+
+  /** A rule on the bus with exactly `pattern` (the object the local bus evaluates too), invoking the webhook caller. */
+  private ruleToCaller(
+    id: string,
+    description: string,
+    pattern: typeof JOB_TERMINAL_PATTERN | typeof JOB_DECISION_PATTERN,
+  ): Rule {
+    return new Rule(this, id, {
+      description,
       eventBus: this.bus,
-      eventPattern: {
-        source: [...JOB_TERMINAL_PATTERN.source],
-        detailType: [...JOB_TERMINAL_PATTERN['detail-type']],
-        detail: JOB_TERMINAL_PATTERN.detail,
-      },
+      eventPattern: { source: [...pattern.source], detailType: [...pattern['detail-type']], detail: pattern.detail },
       targets: [new LambdaFunction(this.webhookCaller)],
     });
   }

@@ -14,7 +14,7 @@
  *
  * The API origin is named by the REST API's id and the stage's name, not by the stage resource:
  * so the distribution depends on the RestApi alone, and the API's functions can be told the
- * distribution's URL (PUBLIC_URL) without a dependency cycle (through stage, deployment, methods
+ * distribution's URL (PUBLIC_ORIGIN) without a dependency cycle (through stage, deployment, methods
  * and functions; synthesis refuses a template with a cycle).
  */
 import { Duration, Stack } from 'aws-cdk-lib';

@@ -6,6 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import { EventBus } from 'aws-cdk-lib/aws-events';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { StateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { AUTHORIZER_ENTRY, ROUTES, routeEntry } from '../../lambdas/api/routes';
 import { ERROR_CODES } from '../../lambdas/domain/errors';
@@ -15,10 +17,15 @@ import { CDK_CONTEXT, PLACEHOLDER_ENTRY, synthProofline, TEST_ENV } from './supp
 import {
   functionIdByEntry,
   functionIdInIntegrationUri,
+  allowedActions,
   methodPath,
+  mentions,
   refId,
   resource,
   resourcesOfType,
+  roleIdOfFunction,
+  statementsOfRole,
+  statementsWith,
   type CfnResource,
 } from './support/template-queries';
 
@@ -118,8 +125,49 @@ describe('the token authoriser', () => {
     const storage = new Storage(stack, 'Storage');
     const pipeline = StateMachine.fromStateMachineName(stack, 'Pipeline', 'jobs');
     expect(
-      () => new Api(stack, 'Api', { storage, pipeline, authCacheTtlSeconds: 90, resolveEntry: () => PLACEHOLDER_ENTRY }),
+      () =>
+        new Api(stack, 'Api', {
+          storage,
+          pipeline,
+          shareSigningSecret: Secret.fromSecretNameV2(stack, 'ShareKey', 'share-key'),
+          eventBus: EventBus.fromEventBusName(stack, 'Bus', 'bus'),
+          authCacheTtlSeconds: 90,
+          resolveEntry: () => PLACEHOLDER_ENTRY,
+        }),
     ).toThrow(/from 0 to 60/);
+  });
+});
+
+describe('share links (docs/api.md §3, Share links)', () => {
+  const secretId = () => resourcesOfType(template, 'AWS::SecretsManager::Secret')[0]![0];
+  const functionOf = (route: (typeof ROUTES)[number]) => functionIdByEntry(template, routeEntry(route));
+
+  it('signs them with a key Secrets Manager generates, never written in the template', () => {
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+    template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: { PasswordLength: 64 } });
+    expect(JSON.stringify(template.toJSON())).not.toMatch(/SHARE_SIGNING_KEY/);
+  });
+
+  it.each(ROUTES.map((r) => [r.method, r.path, r] as const))('%s %s may read the key only when it signs or checks links', (_, __, route) => {
+    const fn = resource(template, functionOf(route));
+    const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
+    const reads = statementsWith(statementsOfRole(template, roleIdOfFunction(template, functionOf(route))), 'secretsmanager:GetSecretValue').some((st) => mentions(st.Resource ?? null, secretId()));
+    const uses = route.uses?.includes('shareKey') === true;
+    expect(reads, route.handler).toBe(uses);
+    expect(mentions(variables.SHARE_SIGNING_SECRET_ARN ?? null, secretId()), route.handler).toBe(uses);
+  });
+
+  it('lets POST /share/decision, and no other route, publish on the job events bus, where a rule sends decisions to the webhook caller', () => {
+    const busId = resourcesOfType(template, 'AWS::Events::EventBus')[0]![0];
+    for (const route of ROUTES) {
+      const publishes = allowedActions(statementsOfRole(template, roleIdOfFunction(template, functionOf(route)))).has('events:PutEvents');
+      expect(publishes, route.handler).toBe(route.handler === 'decide-shared-job');
+    }
+    const decide = resource(template, functionOf(ROUTES.find((r) => r.handler === 'decide-shared-job')!));
+    expect(mentions(decide.Properties.Environment.Variables.EVENT_BUS_NAME, busId)).toBe(true);
+    const [, rule] = resourcesOfType(template, 'AWS::Events::Rule').find(([, r]) => r.Properties.EventPattern['detail-type']?.[0] === 'Job Decision')!;
+    expect(rule.Properties.EventPattern).toEqual({ source: ['proofline.jobs'], 'detail-type': ['Job Decision'], detail: { hasWebhook: [true] } });
+    expect(mentions(rule.Properties.Targets, functionIdByEntry(template, 'lambdas/webhooks/caller.ts'))).toBe(true);
   });
 });
 

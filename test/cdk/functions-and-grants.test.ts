@@ -182,11 +182,12 @@ describe('IAM grants', () => {
     expectBucketAccess(WORKERS[id].entry, 'read');
   });
 
-  it('let the finaliser put events on our bus, and nobody else', () => {
+  it('let the finaliser and POST /share/decision (the job-decision event) put events on our bus, and nobody else', () => {
     const [busId] = resourcesOfType(template, 'AWS::Events::EventBus')[0]!;
+    const publishers = [WORKERS.finalise.entry, 'lambdas/api/decide-shared-job.ts'];
     for (const entry of [AUTHORIZER_ENTRY, ...ROUTES.map(routeEntry), ...Object.values(WORKERS).map((w) => w.entry)]) {
       const puts = statementsWith(statementsOf(entry), 'events:PutEvents');
-      if (entry === WORKERS.finalise.entry) expect(puts.some((s) => mentions(s.Resource, busId))).toBe(true);
+      if (publishers.includes(entry)) expect(puts.some((s) => mentions(s.Resource, busId)), entry).toBe(true);
       else expect(puts, entry).toEqual([]);
     }
   });

@@ -200,12 +200,15 @@ describe('job-terminal events', () => {
     expect(rule.Properties.Targets[0].Input ?? rule.Properties.Targets[0].InputTransformer).toBeUndefined();
   });
 
-  it('may invoke the webhook caller', () => {
+  it('may invoke the webhook caller, as may the job-decision rule, and no other', () => {
     const callerId = functionIdByEntry(template, WORKERS.webhookCaller.entry);
     const permissions = resourcesOfType(template, 'AWS::Lambda::Permission').filter(
       ([, p]) => getAttId(p.Properties.FunctionName) === callerId && p.Properties.Principal === 'events.amazonaws.com',
     );
-    expect(permissions).toHaveLength(1);
+    const rules = permissions.map(([, p]) => getAttId(p.Properties.SourceArn) ?? '').sort();
+    expect(rules).toHaveLength(2);
+    expect(rules[0]).toMatch(/^EventsJobDecisionToWebhook/);
+    expect(rules[1]).toMatch(/^EventsJobTerminalToWebhook/);
   });
 });
 

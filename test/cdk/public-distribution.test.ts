@@ -61,7 +61,7 @@ describe('the console behind the distribution', () => {
     const oac = resource(template, getAttId(origin.OriginAccessControlId)!);
     expect(oac.Type).toBe('AWS::CloudFront::OriginAccessControl');
     expect(oac.Properties.OriginAccessControlConfig).toMatchObject({ OriginAccessControlOriginType: 's3', SigningBehavior: 'always', SigningProtocol: 'sigv4' });
-    for (const path of ['/', '/index.html', '/assets/console-ABC123.js', '/assets/styles-ABC123.css']) expect(isConsoleOrigin(originOf(behaviourFor(path))), path).toBe(true);
+    for (const path of ['/', '/index.html', '/proof', '/assets/console-ABC123.js', '/assets/styles-ABC123.css']) expect(isConsoleOrigin(originOf(behaviourFor(path))), path).toBe(true);
   });
 
   it('is read from its bucket by this distribution only, and the bucket blocks all public access', () => {
@@ -112,7 +112,7 @@ describe('the console deployment', () => {
   });
   const named = (prefix: string): [string, CfnResource] => deployments.find(([id]) => id.startsWith(prefix))!;
 
-  it('puts the hashed assets first, cached for good, then index.html, revalidated every time, both from the one build', () => {
+  it('puts the hashed assets first, cached for good, then the pages (the console and /proof) as HTML, revalidated every time, both from the one build', () => {
     expect(deployments).toHaveLength(2);
     const [assetsId, assets] = named('ConsoleAssets');
     const [, page] = named('ConsolePage');
@@ -120,12 +120,13 @@ describe('the console deployment', () => {
       expect(refId(d.Properties.DestinationBucketName)).toBe(consoleBucketId);
       expect(d.Properties.Prune).toBe(false);
     }
-    expect(assets.Properties.Exclude).toEqual(['index.html']);
+    expect(assets.Properties.Exclude).toEqual(['index.html', 'proof']);
     expect(assets.Properties.Include).toBeUndefined();
     expect(assets.Properties.SystemMetadata).toEqual({ 'cache-control': consoleCacheControl({ immutable: true }) });
     expect(page.Properties.Exclude).toEqual(['*']);
-    expect(page.Properties.Include).toEqual(['index.html']);
-    expect(page.Properties.SystemMetadata).toEqual({ 'cache-control': 'no-cache' });
+    expect(page.Properties.Include).toEqual(['index.html', 'proof']);
+    // `proof` has no extension for the type to be guessed from: a download instead of a page otherwise.
+    expect(page.Properties.SystemMetadata).toEqual({ 'cache-control': 'no-cache', 'content-type': 'text/html; charset=utf-8' });
     expect(page.Properties.SourceObjectKeys).toEqual(assets.Properties.SourceObjectKeys);
     expect([(page as CfnResource & { DependsOn?: string[] }).DependsOn].flat()).toContain(assetsId);
   });
@@ -172,10 +173,10 @@ describe('the public URL', () => {
     expect(JSON.stringify(outputs.ConsoleUrl!.Value)).toBe(url());
   });
 
-  it('is given to every route handler as PUBLIC_URL, for links and origins it hands out', () => {
+  it('is given to every route handler as PUBLIC_ORIGIN, where share links point', () => {
     for (const handler of new Set(ROUTES.map((r) => r.handler))) {
       const env = resource(template, functionIdByEntry(template, `lambdas/api/${handler}.ts`)).Properties.Environment.Variables;
-      expect(JSON.stringify(env.PUBLIC_URL), handler).toBe(url());
+      expect(JSON.stringify(env.PUBLIC_ORIGIN), handler).toBe(url());
     }
   });
 });

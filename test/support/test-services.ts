@@ -14,6 +14,7 @@ import { loadConfig, type RuntimeConfig } from '../../lambdas/platform/config';
 import type {
   Clock,
   EventPublisher,
+  JobDecisionEvent,
   JobTerminalEvent,
   Orchestrator,
   PipelineInput,
@@ -27,7 +28,7 @@ import { startS3rver, useStandInCredentials } from './s3rver';
 
 export type RecordingOrchestrator = Orchestrator & { started: PipelineInput[]; stopped: string[] };
 export type RecordingScheduler = WebhookScheduler & { scheduled: WebhookRetryInput[] };
-export type RecordingPublisher = EventPublisher & { published: JobTerminalEvent[] };
+export type RecordingPublisher = EventPublisher & { published: JobTerminalEvent[]; decisions: JobDecisionEvent[] };
 
 export interface TestServices {
   services: Services;
@@ -72,10 +73,15 @@ export function recordingScheduler(): RecordingScheduler {
 
 export function recordingPublisher(): RecordingPublisher {
   const published: JobTerminalEvent[] = [];
+  const decisions: JobDecisionEvent[] = [];
   return {
     published,
+    decisions,
     async publishJobTerminal(event) {
       published.push({ ...event });
+    },
+    async publishJobDecision(event) {
+      decisions.push({ ...event });
     },
   };
 }
@@ -94,6 +100,8 @@ export async function startTestServices(options: TestServicesOptions = {}): Prom
     webhookStateMachineArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:proofline-test-webhooks',
     s3ForcePathStyle: true,
     networkMode: 'local',
+    // Share links are signed with a key of this run (in the cloud: a Secrets Manager secret).
+    shareSigningKey: randomBytes(32).toString('hex'),
     ...options.config,
     endpoints: { dynamodb: dynamo.endpoint, s3: s3.endpoint, ...options.config?.endpoints },
   };

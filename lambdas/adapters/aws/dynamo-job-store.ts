@@ -12,7 +12,7 @@ import {
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
-import type { AuditEntry, JobGraph, JobRecord, Review, Status, StepPages, StepRecord, TaskRecord, WebhookDelivery } from '../../domain/model';
+import type { Approval, AuditEntry, JobGraph, JobRecord, Review, Status, StepPages, StepRecord, TaskRecord, WebhookDelivery } from '../../domain/model';
 import { TERMINAL_STATUSES } from '../../domain/model';
 import type { Clock, JobListPage, JobListQuery, JobPatch, JobStore, StepPagesReport, StepPatch, TaskPatch } from '../../domain/ports';
 import { iso } from '../../domain/ids';
@@ -258,6 +258,23 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
       const condition =
         `attribute_exists(${x.name('pk')}) AND (attribute_not_exists(${reviewName}) OR ${reviewName} = ${x.value(null)}) ` +
         `AND ${x.in('status', TERMINAL_STATUSES)}`;
+      return conditionalUpdate(jobItemKey(jobId), update, condition, x);
+    },
+
+    async revokeShares(jobId) {
+      const x = new ExpressionBuilder();
+      // ADD starts an absent generation at 0, so the first revocation makes it 1.
+      const update = `ADD ${x.name('shareGeneration')} ${x.value(1)} SET ${x.name('modifiedAt')} = ${x.value(now())}`;
+      return conditionalUpdate(jobItemKey(jobId), update, `attribute_exists(${x.name('pk')})`, x);
+    },
+
+    async recordApproval(jobId, approval: Approval, review) {
+      const x = new ExpressionBuilder();
+      const update = x.set({ approval, modifiedAt: approval.at, ...(review ? { review: review.review, canProceed: review.canProceed } : {}) });
+      const absent = (name: string) => `(attribute_not_exists(${x.name(name)}) OR ${x.name(name)} = ${x.value(null)})`;
+      const condition =
+        `attribute_exists(${x.name('pk')}) AND ${absent('approval')} AND ${x.in('status', TERMINAL_STATUSES)}` +
+        (review ? ` AND ${absent('review')}` : '');
       return conditionalUpdate(jobItemKey(jobId), update, condition, x);
     },
 

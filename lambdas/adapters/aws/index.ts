@@ -1,6 +1,7 @@
 /**
  * The AWS adapters wired into a Services bundle: DynamoDB stores, the S3 blob
- * store, Step Functions orchestration and EventBridge events. Lambda handlers
+ * store, Step Functions orchestration, EventBridge events and the share-link
+ * key from Secrets Manager. Lambda handlers
  * get this through platform/services; the local runtime calls it with
  * endpoints pointing at dynalite and s3rver and swaps in its own orchestrator,
  * scheduler and event bus.
@@ -18,6 +19,7 @@ import { createS3BlobStore } from './s3-blob-store';
 import { createSfnClient, createSfnOrchestrator } from './sfn-orchestrator';
 import { createSfnWebhookScheduler } from './sfn-webhook-scheduler';
 import { createEventBridgeClient, createEventBridgePublisher } from './eventbridge-publisher';
+import { createShareKeySource } from './share-signing-key';
 
 export { provisionTable, provisionBucket } from './provision';
 export { createDynamoDocumentClient } from './dynamo-client';
@@ -46,6 +48,7 @@ export function createAwsServices(config: RuntimeConfig, options: AwsServicesOpt
     orchestrator: createSfnOrchestrator({ client: sfn, stateMachineArn: config.stateMachineArn }),
     webhookScheduler: createSfnWebhookScheduler({ client: sfn, webhookStateMachineArn: config.webhookStateMachineArn }),
     events: createEventBridgePublisher({ client: createEventBridgeClient(config), eventBusName: config.eventBusName }),
+    shareKey: createShareKeySource(config),
     clock,
     ids: ulidIdSource(clock),
   };

@@ -7,8 +7,8 @@
  * a target.
  */
 import { randomUUID } from 'node:crypto';
-import { JOB_EVENT_SOURCE, JOB_TERMINAL_DETAIL_TYPE } from '../../../step-definitions/events';
-import type { EventPublisher, JobTerminalEvent } from '../../domain/ports';
+import { JOB_DECISION_DETAIL_TYPE, JOB_EVENT_SOURCE, JOB_TERMINAL_DETAIL_TYPE } from '../../../step-definitions/events';
+import type { EventPublisher, JobDecisionEvent, JobTerminalEvent } from '../../domain/ports';
 import { matchEventPattern, validateEventPattern, type EventPattern } from './event-pattern';
 
 /** What an EventBridge rule target receives. */
@@ -40,7 +40,7 @@ export interface LocalEventBusOptions {
 export interface LocalEventBus extends EventPublisher {
   /** Routes events matching the pattern to the target; throws on a pattern we cannot evaluate. */
   addRule(name: string, pattern: unknown, target: EventTarget): void;
-  /** Publishes any event (the job-terminal one goes through publishJobTerminal). */
+  /** Publishes any event (the job-terminal and job-decision ones go through publishJobTerminal and publishJobDecision). */
   publish(source: string, detailType: string, detail: unknown): Promise<void>;
   /** Resolves when every delivery started so far has finished (tests, shutdown). */
   whenIdle(): Promise<void>;
@@ -120,6 +120,7 @@ export function createLocalEventBus(opts: LocalEventBusOptions = {}): LocalEvent
     },
     publish,
     publishJobTerminal: (event: JobTerminalEvent) => publish(JOB_EVENT_SOURCE, JOB_TERMINAL_DETAIL_TYPE, event),
+    publishJobDecision: (event: JobDecisionEvent) => publish(JOB_EVENT_SOURCE, JOB_DECISION_DETAIL_TYPE, event),
     async whenIdle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },

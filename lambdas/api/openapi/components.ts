@@ -14,6 +14,7 @@ import { optimizeJobBody, optimizeSource } from '../schemas/optimize-job-body';
 import { preflightJobBody, preflightSource } from '../schemas/preflight-job-body';
 import { previewsJobBody, previewsSource } from '../schemas/previews-job-body';
 import { reviewBody } from '../schemas/review-body';
+import { decisionBody, shareBody } from '../schemas/share-body';
 import { stepVariants } from '../schemas/steps';
 import { uploadBody } from '../schemas/upload-body';
 import { validateJobBody, validateSource } from '../schemas/validate-job-body';
@@ -42,6 +43,8 @@ function requestRegistry() {
   registry.add(optimizeSource, { id: 'OptimizeSource' });
   registry.add(reviewBody, { id: 'ReviewRequest' });
   registry.add(uploadBody, { id: 'CreateUploadRequest' });
+  registry.add(shareBody, { id: 'ShareRequest' });
+  registry.add(decisionBody, { id: 'DecisionRequest' });
   return registry;
 }
 
@@ -64,6 +67,9 @@ function responseRegistry() {
   registry.add(responses.profilesResponse, { id: 'Profiles' });
   registry.add(responses.listedProfile, { id: 'Profile' });
   registry.add(responses.profileEnvelope, { id: 'ProfileEnvelope' });
+  registry.add(responses.approvalResponse, { id: 'Approval' });
+  registry.add(responses.shareLinkResponse, { id: 'ShareLink' });
+  registry.add(responses.sharedJobResponse, { id: 'SharedJob' });
   registry.add(responses.healthResponse, { id: 'Health' });
   registry.add(responses.errorResponseSchema, { id: 'Error' });
   return registry;

@@ -26,6 +26,7 @@ const STATUS_NAMES: Record<number, string> = {
   404: 'NotFound',
   405: 'MethodNotAllowed',
   409: 'Conflict',
+  410: 'Gone',
   413: 'PayloadTooLarge',
   415: 'UnsupportedMediaType',
   429: 'TooManyRequests',
@@ -52,15 +53,16 @@ execution stands (pending, running, done, skipped, error); \`outcome\` says what
 unchanged, na, mixed) and is null until terminal. \`canProceed\` on a terminal job is the fulfilment gate, by
 \`policy.onFail\`.
 
-**Authentication.** Every endpoint except GET /health and GET /openapi.json needs \`Authorization: Bearer <secret key>\`.
-Every job, upload and file belongs to the account of the key that created it.
+**Authentication.** Every endpoint except GET /health, GET /openapi.json and the share link's GET /share and POST
+/share/decision needs \`Authorization: Bearer <secret key>\`. Every job, upload and file belongs to the account of the key
+that created it. A share link's token (sent in the \`Share-Token\` header) opens one job's proof and is never a key.
 
 **Sync and async.** Job-creating endpoints answer at once (async: 201) or wait up to 27 s for the job (sync: 200 when
 it finished, else 202 \`{ job, pending: true }\` and the job goes on). POST /jobs, /jobs/preflight, /jobs/fix and
 /jobs/previews are async unless \`"sync": true\`; POST /jobs/validate and /jobs/optimize are sync unless \`"async": true\` (then 201
 \`{ job, pending: true }\`). The webhook fires whatever the mode.
 
-**Idempotency.** Every POST accepts an \`Idempotency-Key\` header (at most 255 characters). The same key with the same
+**Idempotency.** Every POST with a key accepts an \`Idempotency-Key\` header (at most 255 characters). The same key with the same
 body within 24 hours returns the first response again, with header \`idempotent-replayed: true\`, and creates nothing;
 with another body it is a 409 \`idempotency_key_reused\`, and while the first request still runs a 409
 \`idempotency_in_progress\`. Server errors (5xx) are not kept: the same request may be retried with the same key.
@@ -96,7 +98,8 @@ function operationObject(method: string, auth: boolean, spec: OperationSpec): Js
     responses[status] = {
       description,
       headers: method === 'POST' && auth ? { ...requestIdHeaders(), 'idempotent-replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : requestIdHeaders(),
-      content: jsonContent(successSchema(ids)),
+      // 204 has no body.
+      ...(Number(status) === 204 ? {} : { content: jsonContent(successSchema(ids)) }),
     };
   }
   const errorStatuses = [...new Set([...spec.errors, ...(auth ? AUTHENTICATED_ERRORS : PUBLIC_ERRORS)])].sort((a, b) => a - b);
@@ -156,6 +159,7 @@ export function buildOpenApiDocument(): Json {
     security: [{ bearerAuth: [] }],
     tags: [
       { name: 'Jobs', description: 'Create, read, list, review and delete jobs.' },
+      { name: 'Sharing', description: 'Proof pages for the shop\'s customer: share links, their view of one job, and the customer\'s decision.' },
       { name: 'Uploads', description: 'Upload large files directly to storage.' },
       { name: 'Profiles', description: 'What a job can ask for.' },
       { name: 'Service', description: 'Health and this document.' },

@@ -68,6 +68,14 @@ export const jobIdParameter: Json = {
   schema: { type: 'string', pattern: '^job_[0-9a-hjkmnp-tv-z]{26}$' },
 };
 
+const shareTokenParameter: Json = {
+  name: 'Share-Token',
+  in: 'header',
+  required: true,
+  description: 'The token of the share link: the part of its URL after `#`.',
+  schema: { type: 'string', maxLength: 512 },
+};
+
 const query = (name: string, description: string, schema: Json): Json => ({ name, in: 'query', required: false, description, schema });
 
 export const OPERATIONS: Record<string, OperationSpec> = {
@@ -204,6 +212,56 @@ ${optimizeOptions()}`,
     requestBody: 'ReviewRequest',
     success: { 200: ['The reviewed job.', 'JobEnvelope'] },
     errors: [400, 403, 404, 409, 415],
+  },
+  'POST /jobs/{id}/share': {
+    operationId: 'shareJob',
+    summary: 'Make a share link to the job\'s proof page',
+    description: `A link for the shop's customer: \`url\` opens the proof page of this one job (its files, pages with the
+findings boxed, the customer-facing sentences, the fixed file), without a key. \`expiresInSeconds\`: 60 to 2592000
+(30 days), default 604800 (7 days). With \`allowDecision: true\` the customer may approve or request changes, once per
+job. The link's token is HMAC-signed and bound to the job and the account; it is in the URL's fragment, so it reaches
+no server log, and it is never an API key.`,
+    tags: ['Sharing'],
+    parameters: [jobIdParameter],
+    requestBody: 'ShareRequest',
+    success: { 201: ['The link and when it expires.', 'ShareLink'] },
+    errors: [400, 404, 415],
+  },
+  'DELETE /jobs/{id}/share': {
+    operationId: 'revokeJobShares',
+    summary: 'Revoke every share link of the job',
+    description: 'Every link made for the job so far stops working at once (410 `share_link_revoked`); links made afterwards work.',
+    tags: ['Sharing'],
+    parameters: [jobIdParameter],
+    success: { 204: ['The job\'s links are revoked.', null] },
+    errors: [404],
+  },
+  'GET /share': {
+    operationId: 'getSharedJob',
+    summary: 'The proof page\'s view of a shared job',
+    description: `No key: the share link's token in the \`Share-Token\` header. The one job it names, read-only: per file its
+name, state, preflight verdict, the findings' sentences (numbered as on the proof images), its pages as image URLs with
+each located finding's boxes in percent of the image, and the fixed file; the job's \`approval\` once decided.
+A token that was altered or not made by us is 403 \`share_link_invalid\`; an expired one 410 \`share_link_expired\`; a
+revoked one (or one of a deleted job) 410 \`share_link_revoked\`.`,
+    tags: ['Sharing'],
+    parameters: [shareTokenParameter],
+    success: { 200: ['The shared job.', 'SharedJob'] },
+    errors: [403, 410],
+  },
+  'POST /share/decision': {
+    operationId: 'decideSharedJob',
+    summary: 'Approve the shared proof or request changes',
+    description: `No key: a token of a link made with \`allowDecision: true\` (else 403 \`decision_not_allowed\`) in the
+\`Share-Token\` header. Records \`approval: { decision, note, at }\` on the finished job (409 \`job_not_terminal\`
+before) once per job (409 \`already_decided\` after), sends the job's webhook \`job.approved\` or
+\`job.changes_requested\`, and for a job under \`manual_review\` without a review records it as the review
+(\`approved\` → \`approve\`, \`changes_requested\` → \`reject\`, \`keyId: "share-link"\`).`,
+    tags: ['Sharing'],
+    parameters: [shareTokenParameter],
+    requestBody: 'DecisionRequest',
+    success: { 200: ['The shared job, with its approval.', 'SharedJob'] },
+    errors: [400, 403, 409, 410, 415],
   },
   'POST /uploads': {
     operationId: 'createUpload',

@@ -221,6 +221,12 @@ export const jobResultsResponse = z
   })
   .meta({ description: 'Keys only for step types that ran; one entry per step, in step order.' });
 
+export const approvalResponse = z.looseObject({
+  decision: z.enum(['approved', 'changes_requested']),
+  note: z.string().nullable(),
+  at: timestamp,
+});
+
 export const jobResponse = z.looseObject({
   id: z.string(),
   createdAt: timestamp,
@@ -263,6 +269,7 @@ export const jobResponse = z.looseObject({
   review: z
     .looseObject({ decision: z.enum(['approve', 'reject']), note: z.string().nullable(), at: timestamp, keyId: z.string() })
     .optional(),
+  approval: approvalResponse.optional().meta({ description: 'The customer\'s decision on the shared proof page (POST /share/decision), once made.' }),
   summary: jobSummaryResponse.optional().meta({ description: 'Terminal jobs only.' }),
   results: jobResultsResponse.optional().meta({ description: 'Terminal jobs only.' }),
 });
@@ -373,6 +380,53 @@ export const profilesResponse = z.looseObject({
       accepts: z.array(z.enum(FILE_TYPES)),
       description: z.string(),
       defaults: z.record(z.string(), z.unknown()),
+    }),
+  ),
+});
+
+export const shareLinkResponse = z.looseObject({
+  url: z.string().meta({ description: 'The proof page, with the token in the fragment: `https://…/proof#ps1.…`.' }),
+  expiresAt: timestamp,
+});
+
+const percentRect = z.looseObject({ left: z.number(), top: z.number(), width: z.number(), height: z.number() });
+const findingSeverity = z.enum(['error', 'warn', 'info']);
+
+export const sharedJobResponse = z.looseObject({
+  job: z.looseObject({ id: z.string(), createdAt: timestamp, status, outcome, finished: z.boolean() }),
+  share: z.looseObject({ expiresAt: timestamp, allowDecision: z.boolean() }),
+  approval: approvalResponse.nullable(),
+  files: z.array(
+    z.looseObject({
+      name: z.string().meta({ description: 'The file\'s name (customer input: escape it).' }),
+      status,
+      outcome,
+      reason: z.string().nullable(),
+      preflight: z
+        .looseObject({ outcome: z.enum(['pass', 'warn', 'fail']), errors: z.number().int(), warnings: z.number().int(), infos: z.number().int() })
+        .nullable(),
+      findings: z.array(
+        z.looseObject({
+          number: z.number().int().meta({ description: 'As numbered in the report and on the proof images.' }),
+          severity: findingSeverity,
+          message: z.string(),
+          pages: z.array(z.number().int()),
+          fixable: z.boolean(),
+        }),
+      ),
+      pages: z.array(
+        z.looseObject({
+          page: z.number().int(),
+          previewUrl: z.string().nullable().meta({ description: 'The page rendered plainly, to draw the boxes over.' }),
+          proofUrl: z.string().nullable().meta({ description: 'The proof image, with the findings framed and numbered already.' }),
+          width: z.number().int().nullable(),
+          height: z.number().int().nullable(),
+          boxes: z.array(percentRect.extend({ finding: z.number().int(), severity: findingSeverity })).meta({ description: 'In percent of the image, from its top left corner.' }),
+          trimBox: percentRect.nullable(),
+          bleedBox: percentRect.nullable(),
+        }),
+      ),
+      fixed: z.looseObject({ fileName: z.string(), sizeBytes: z.number().int(), downloadUrl: z.string() }).nullable(),
     }),
   ),
 });

@@ -91,6 +91,8 @@ export interface PresentedJob {
   context?: NonNullable<JobRecord['context']>;
   webhook?: { url: string; deliveries: NonNullable<JobRecord['webhook']>['deliveries'] };
   review?: NonNullable<JobRecord['review']>;
+  /** The customer's decision on the shared proof page (docs/api.md §3, Share links), once made. */
+  approval?: NonNullable<JobRecord['approval']>;
   summary?: JobSummary;
   results?: JobResults;
 }
@@ -207,6 +209,7 @@ export async function presentJob(graph: JobGraph, deps: PresentDeps, options: Pr
   if (job.context) out.context = job.context;
   if (job.webhook) out.webhook = { url: job.webhook.url, deliveries: job.webhook.deliveries ?? [] };
   if (job.review) out.review = job.review;
+  if (job.approval) out.approval = { decision: job.approval.decision, note: job.approval.note, at: job.approval.at };
   if (terminal && !lean) {
     out.summary = jobSummary(job, graph.tasks);
     out.results = jobResults;

@@ -150,6 +150,8 @@ function pathsQueriesAndTransport(): HostileCase[] {
     out.push({ name: `GET /jobs/${id}`, method: 'GET', path: `/jobs/${id}` });
     out.push({ name: `DELETE /jobs/${id}`, method: 'DELETE', path: `/jobs/${id}` });
     out.push({ name: `POST /jobs/${id}/review`, method: 'POST', path: `/jobs/${id}/review`, body: { decision: 'approve' } });
+    out.push({ name: `POST /jobs/${id}/share`, method: 'POST', path: `/jobs/${id}/share`, body: {} });
+    out.push({ name: `DELETE /jobs/${id}/share`, method: 'DELETE', path: `/jobs/${id}/share` });
   }
   out.push({ name: 'GET /jobs/{id}?expand=everything', method: 'GET', path: '/jobs/job_01jf8n2q4vxw9k3m5p7r9t1v3x?expand=everything', status: 400, code: 'validation_error' });
   for (const id of ['..%2Fprofiles', '%00', 'x'.repeat(2000)]) out.push({ name: `GET /profiles/${id.slice(0, 40)}`, method: 'GET', path: `/profiles/${id}` });
@@ -157,6 +159,13 @@ function pathsQueriesAndTransport(): HostileCase[] {
     out.push({ name: `GET /jobs?${q.slice(0, 40)}`, method: 'GET', path: `/jobs?${q}`, status: 400, code: 'validation_error' });
   }
   out.push(
+    { name: 'a share link of 30 days and a second', method: 'POST', path: '/jobs/job_01jf8n2q4vxw9k3m5p7r9t1v3x/share', body: { expiresInSeconds: 2_592_001 }, status: 400, code: 'validation_error' },
+    { name: 'GET /share without a token', method: 'GET', path: '/share', authorization: null, status: 403, code: 'share_link_invalid' },
+    { name: 'GET /share with an API key as the token', method: 'GET', path: '/share', headers: { 'share-token': 'sk_live_00000000000000000000000000000000' }, status: 403, code: 'share_link_invalid' },
+    { name: 'GET /share with a forged token', method: 'GET', path: '/share', authorization: null, headers: { 'share-token': `ps1.${Buffer.from('["job_01jf8n2q4vxw9k3m5p7r9t1v3x","local",0,9999999999,1]').toString('base64url')}.AAAA` }, status: 403, code: 'share_link_invalid' },
+    { name: 'GET /share with a token of 5000 characters', method: 'GET', path: '/share', authorization: null, headers: { 'share-token': `ps1.${'A'.repeat(5000)}.A` }, status: 403, code: 'share_link_invalid' },
+    { name: 'a decision with a forged token', method: 'POST', path: '/share/decision', authorization: null, headers: { 'share-token': 'ps1.e30.AAAA' }, body: { decision: 'approved' }, status: 403, code: 'share_link_invalid' },
+    { name: 'a decision on a share link with an unknown word', method: 'POST', path: '/share/decision', authorization: null, headers: { 'share-token': 'ps1.e30.AAAA' }, body: { decision: 'print-everything' }, status: 400, code: 'validation_error' },
     { name: 'a review with an unknown decision', method: 'POST', path: '/jobs/job_01jf8n2q4vxw9k3m5p7r9t1v3x/review', body: { decision: 'delete-everything' } },
     { name: 'POST /jobs as text/plain', method: 'POST', path: '/jobs', raw: JSON.stringify(body('/jobs')), headers: { 'content-type': 'text/plain' }, status: 415, code: 'unsupported_media_type' },
     { name: 'POST /jobs as multipart', method: 'POST', path: '/jobs', raw: '--x\r\n\r\n--x--', headers: { 'content-type': 'multipart/form-data; boundary=x' }, status: 415, code: 'unsupported_media_type' },

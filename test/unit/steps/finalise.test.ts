@@ -124,6 +124,7 @@ describe('finalise', () => {
           if (failing) throw Object.assign(new Error('EventBridge unavailable'), { name: 'ServiceUnavailable' });
           sent.push(event);
         },
+        publishJobDecision: real.publishJobDecision,
       },
     });
     try {

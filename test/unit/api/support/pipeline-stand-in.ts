@@ -15,6 +15,8 @@ export interface StandInOptions {
   verdict?: CheckVerdict;
   /** Task indexes that fail at ingest (status error). */
   failTasks?: number[];
+  /** The preflight steps' report instead of the default one (findings with boxes, pages). */
+  report?: Record<string, unknown>;
 }
 
 const PDF_BYTES = new TextEncoder().encode('%PDF-1.7\n%stand-in\n');
@@ -24,13 +26,13 @@ async function store(svc: Services, key: string, bytes: Uint8Array, artifact: Om
   return { ...artifact, bucket: svc.blobs.bucket, key, sizeBytes: bytes.length };
 }
 
-function stepResult(step: StepRecord, verdict: CheckVerdict): { outcome: StepRecord['outcome']; result: unknown } {
+function stepResult(step: StepRecord, verdict: CheckVerdict, report?: Record<string, unknown>): { outcome: StepRecord['outcome']; result: unknown } {
   switch (step.type) {
     case 'preflight':
     case 'repreflight':
       return {
         outcome: verdict,
-        result: {
+        result: report ?? {
           profile: { id: 'default', name: 'Default' },
           outcome: verdict,
           summary: { errors: verdict === 'fail' ? 1 : 0, warnings: verdict === 'warn' ? 1 : 0, infos: 0, pages: 1 },
@@ -52,7 +54,7 @@ function stepResult(step: StepRecord, verdict: CheckVerdict): { outcome: StepRec
   }
 }
 
-async function runStep(svc: Services, task: TaskRecord, step: StepRecord, verdict: CheckVerdict): Promise<StoredArtifact | null> {
+async function runStep(svc: Services, task: TaskRecord, step: StepRecord, verdict: CheckVerdict, report?: Record<string, unknown>): Promise<StoredArtifact | null> {
   const jobs = svc.jobs;
   const started = iso(svc.clock.now());
   await jobs.transitionStep(step.jobId, step.id, ['pending'], 'running', { started });
@@ -73,7 +75,7 @@ async function runStep(svc: Services, task: TaskRecord, step: StepRecord, verdic
       outputs.push(await store(svc, key(`page-${page}.jpg`), new Uint8Array([0xff, 0xd8, 0xff]), { kind: 'image', role: 'preview', mimeType: 'image/jpeg', fileName: `page-${page}.jpg`, page, width: 10, height: 10 }));
     }
   }
-  const { outcome, result } = stepResult(step, verdict);
+  const { outcome, result } = stepResult(step, verdict, report);
   const ended = iso(svc.clock.now());
   await jobs.transitionStep(step.jobId, step.id, ['running'], 'done', { outcome, result, outputs, ended, duration: 1 });
   return fixed;
@@ -97,7 +99,7 @@ export async function finishJob(svc: Services, accountId: string, jobId: string,
     });
     await jobs.transitionTask(jobId, task.id, ['pending'], 'running', { fileType: 'pdf', mimeType: 'application/pdf', originalArtifact: original, currentFile: original });
     for (const step of graph.steps.filter((s) => s.taskId === task.id).sort((a, b) => a.index - b.index)) {
-      const fixed = await runStep(svc, task, step, options.verdict ?? 'pass');
+      const fixed = await runStep(svc, task, step, options.verdict ?? 'pass', options.report);
       if (fixed) await jobs.patchTask(jobId, task.id, { currentFile: fixed });
     }
     const after = await jobs.getGraph(accountId, jobId);

@@ -14,14 +14,9 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { api, postForm, waitForJob } from './support/client';
 import { target } from './support/target';
 import { launchBrowser, screenshot, seriousViolations } from './support/browser';
-import { A5, buildPdf, MM, type Rect } from '../support/pdf-fixtures';
+import { coarseImagePdf, expectClose, expectedOnScreen, IMAGE_BOX, MEDIA, TRIM } from './support/framed-page';
 
 const XSS_NAME = '<img src=x onerror=alert(1)>.pdf';
-const BLEED = 3 * MM;
-/** A5 with 3 mm bleed: the MediaBox is the BleedBox, the TrimBox inside it. */
-const MEDIA: Rect = [0, 0, A5[0] + 2 * BLEED, A5[1] + 2 * BLEED];
-/** Where pdf-fixtures places the image: at (72, 72), 144 pt square. */
-const IMAGE_BOX: Rect = [72, 72, 216, 216];
 
 let browser: Browser;
 let page: Page;
@@ -43,22 +38,8 @@ async function rect(l: Locator): Promise<{ left: number; top: number; width: num
   });
 }
 
-/** The report's box as it should appear over the page image: points from the visible area's top left, times the image's own scale. */
-function expectedOnScreen(image: { left: number; top: number; width: number }, box: Rect, visible: Rect) {
-  const scale = image.width / (visible[2] - visible[0]);
-  return { left: image.left + (box[0] - visible[0]) * scale, top: image.top + (visible[3] - box[3]) * scale, width: (box[2] - box[0]) * scale, height: (box[3] - box[1]) * scale };
-}
-
-function expectClose(actual: Record<string, number>, expected: Record<string, number>, px = 2): void {
-  for (const k of Object.keys(expected)) expect(Math.abs(actual[k]! - expected[k]!), `${k}: ${actual[k]} vs ${expected[k]}`).toBeLessThanOrEqual(px);
-}
-
 beforeAll(async () => {
-  const bytes = await buildPdf({
-    pageDefaults: { mediaBox: MEDIA, trimBox: [BLEED, BLEED, BLEED + A5[0], BLEED + A5[1]], bleedBox: MEDIA, image: { widthPx: 40, heightPx: 40, placedWidthPt: 144, placedHeightPt: 144 } },
-    documentJavaScript: 'app.alert("hello");',
-    openAction: 'javascript',
-  });
+  const bytes = await coarseImagePdf({ javascript: true });
   const up = await api('POST', '/uploads', { body: { sizeBytes: bytes.length, mimeType: 'application/pdf' } });
   expect(up.status, up.text).toBe(200);
   expect((await postForm(up.body.upload, new Blob([bytes]))).status).toBeLessThan(300);
@@ -108,7 +89,7 @@ describe('the console’s job page', () => {
     expect(await frame.getAttribute('class')).toContain('mark-error');
     expectClose(await rect(frame), expectedOnScreen(await rect(image), IMAGE_BOX, MEDIA));
     // The TrimBox as a line, 3 mm inside the page edge.
-    expectClose(await rect(task.locator('.inspector .page-canvas .page-line-trim')), expectedOnScreen(await rect(image), [BLEED, BLEED, BLEED + A5[0], BLEED + A5[1]], MEDIA));
+    expectClose(await rect(task.locator('.inspector .page-canvas .page-line-trim')), expectedOnScreen(await rect(image), TRIM, MEDIA));
     expect(await task.locator('.page-legend').textContent()).toMatch(/TrimBox.*BleedBox/);
     await screenshot(page, '10-job-page');
     expect(await seriousViolations(page)).toEqual([]);

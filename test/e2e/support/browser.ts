@@ -2,30 +2,45 @@
  * A real headless Chromium for the console's tests (Debian's `chromium`, driven by
  * playwright-core; no browser is downloaded). A machine without it fails the tests with the
  * command that installs it: they are never skipped silently (issue 17).
+ *
+ * The screenshots and axe-core's checks take any driver's page (firefox.ts drives Firefox with
+ * puppeteer-core and uses them too).
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+/** The first of the candidate paths that exists, or an error that says how to install the browser. */
+export function installedBrowser(candidates: (string | undefined)[], missing: string): string {
+  const found = candidates.find((p): p is string => !!p && existsSync(p));
+  if (!found) throw new Error(missing);
+  return found;
+}
 
 export function chromiumPath(): string {
-  const found = CANDIDATES.find((p): p is string => !!p && existsSync(p));
-  if (!found) throw new Error('No Chromium found: install it with `sudo apt-get install chromium` (or set CHROMIUM_PATH). See the README.');
-  return found;
+  return installedBrowser(
+    [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'],
+    'No Chromium found: install it with `sudo apt-get install chromium` (or set CHROMIUM_PATH). See the README.',
+  );
 }
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox'] });
 }
 
+/** What the helpers below need of a page, which playwright-core's and puppeteer-core's pages both are. */
+export interface DrivenPage {
+  screenshot(options: { path: string; fullPage: boolean }): Promise<unknown>;
+  evaluate(expression: string): Promise<unknown>;
+}
+
 /** Where the console's screenshots go: under the test output, for people to look at. */
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../../.local/test-output/console');
 
-export async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+export async function screenshot(page: DrivenPage, name: string, dir = SCREENSHOT_DIR): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -38,8 +53,8 @@ export interface AxeViolation {
 }
 
 /** axe-core's serious and critical violations on the page as it is now (WCAG 2.x A and AA rules). */
-export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+export async function seriousViolations(page: DrivenPage): Promise<AxeViolation[]> {
+  // Evaluated through the driver's protocol (DevTools, WebDriver BiDi), which the page's CSP does not govern.
   await page.evaluate(axeSource);
   // Written as the browser runs it: this file is type-checked without the DOM's types.
   const violations = (await page.evaluate(

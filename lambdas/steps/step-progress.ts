@@ -41,8 +41,15 @@ export function pageCounter(jobs: Pick<JobStore, 'recordStepPages'>, step: Pick<
     const report = latest!;
     lastWriteAt = now();
     written = report;
-    inFlight = jobs
-      .recordStepPages(step.jobId, step.id, { part, done: report.done, ...(report.total === undefined ? {} : { total: report.total }) })
+    let call: Promise<unknown>;
+    try {
+      call = jobs.recordStepPages(step.jobId, step.id, { part, done: report.done, ...(report.total === undefined ? {} : { total: report.total }) });
+    } catch (err) {
+      // Called from an engine's page callback, where an uncaught throw ends the process: a store
+      // that throws at once is a failed write like any other.
+      call = Promise.reject(err);
+    }
+    inFlight = call
       .then(
         () => undefined,
         (err: unknown) => console.log(JSON.stringify({ level: 'warn', worker: step.type, event: 'page-count-not-written', stepId: step.id, error: (err as Error)?.name ?? 'Error' })),

@@ -61,7 +61,8 @@ const fileInput = async (path) => { const { readFile, stat } = await import('nod
 const inputFile = { kind: 'file', role: 'source', fileName: 'flyer.pdf', mimeType: 'application/pdf' };
 const budget = (ms) => { const end = Date.now() + ms; return { totalMs: ms, workMs: ms, workDeadline: end, storeDeadline: end, now: Date.now, workLeftMs: () => Math.max(0, end - Date.now()), storeLeftMs: () => Math.max(0, end - Date.now()) }; };
 const runWorker = async (worker, config, step, path, name = 'flyer.pdf') => worker.run({
-  services: { config }, graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
+  // The step's page counts (step-progress.ts) go to a store that keeps them; nothing here reads them.
+  services: { config, jobs: { recordStepPages: async () => {} } }, graph: { job: {}, tasks: [], steps: [step] }, job: { context: null },
   task: { id: 'task_1', name }, step, fileType: 'pdf', inputFile, input: await fileInput(path), workDir, budget: budget(300_000),
 });
 `;

@@ -102,4 +102,19 @@ describe('pageCounter', () => {
     expect(store.writes.map((w) => w.done)).toEqual([1, 2]);
     expect(String(logged[0])).toContain('page-count-not-written');
   });
+
+  it('treats a store that throws at once as a failed write, never throwing into the engine that counts', async () => {
+    const logged: string[] = [];
+    const log = console.log;
+    console.log = (line: string) => void logged.push(line);
+    try {
+      const throwing = { recordStepPages: (): Promise<boolean> => { throw new TypeError('no store'); } };
+      const count = pageCounter(throwing, STEP, 'main', { now: () => 0 });
+      expect(() => count(1, 3)).not.toThrow();
+      await count.flush();
+    } finally {
+      console.log = log;
+    }
+    expect(logged.join('\n')).toContain('page-count-not-written');
+  });
 });

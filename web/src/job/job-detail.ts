@@ -5,7 +5,7 @@
  */
 import type { Artifact, Job, Step, Task } from '../api';
 import type { PreflightReport } from '../findings/report';
-import type { JobRecord, Review, WebhookDelivery } from '../../../lambdas/domain/model';
+import type { Approval, JobRecord, Review, WebhookDelivery } from '../../../lambdas/domain/model';
 import type { AutofixResultEntry, PreflightResultEntry, ValidateResultEntry } from '../../../lambdas/domain/step-results';
 
 export interface PreviewsOutput {
@@ -42,6 +42,8 @@ export interface JobDetail extends Job {
   policy: JobRecord['policy'];
   webhook?: { url: string; deliveries: WebhookDelivery[] };
   review?: Review;
+  /** The customer's decision on a shared proof (docs/api.md §3, Share links). */
+  approval?: Approval | null;
   results?: JobResults;
 }
 

@@ -1,7 +1,8 @@
 /**
  * One job (GET /jobs/{id}): its state; each file with its pages and findings, validation, "Fix
  * it", downloads and audit log (web/src/job/task-section.tsx); the review of a job under manual
- * review and the webhook's deliveries. Refreshed while the job runs.
+ * review, sharing the proof with the customer (web/src/job/share-section.tsx) and the webhook's
+ * deliveries. Refreshed while the job runs.
  */
 import { useState } from 'preact/hooks';
 import { api, isTerminal } from '../api';
@@ -11,6 +12,7 @@ import { usePolling } from '../poll';
 import { useFixCatalogue } from '../job/fix-catalogue';
 import type { JobDetail } from '../job/job-detail';
 import { Review } from '../job/review';
+import { ShareSection } from '../job/share-section';
 import { TaskSection } from '../job/task-section';
 import { WebhookDeliveries } from '../job/webhook';
 
@@ -67,6 +69,7 @@ export function JobPage({ id }: { id: string }) {
             <dd>{formatTime(job.createdAt)}</dd>
           </dl>
           <Review job={job} onReviewed={setJob} />
+          <ShareSection job={job} />
           {job.tasks.map((t, i) => (
             <TaskSection job={job} task={t} index={i} fixes={fixes} />
           ))}

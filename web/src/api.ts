@@ -3,41 +3,15 @@
  * key as its Bearer token. Errors arrive in the contract's shape and are shown by their message.
  */
 import { currentKey } from './session';
+import { ApiFailure, jsonRequest } from './json-request';
+import type { Progress } from '../../lambdas/domain/present/progress';
 
-export class ApiFailure extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { ApiFailure };
 
 /** `extraHeaders`: e.g. an Idempotency-Key (docs/api.md §7), so a repeated request makes nothing new. */
-export async function api<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+export function api<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
   const key = currentKey();
-  const headers: Record<string, string> = { ...extraHeaders };
-  if (key) headers.authorization = `Bearer ${key}`;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  let res: Response;
-  try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
-    throw new ApiFailure(0, 'network', 'The service could not be reached. Check your connection and try again.');
-  }
-  const text = await res.text();
-  let json: unknown = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    // not JSON: reported below
-  }
-  if (!res.ok) {
-    const e = (json ?? {}) as { code?: string; message?: string };
-    throw new ApiFailure(res.status, e.code ?? 'unknown', e.message ?? `The service answered ${res.status}.`);
-  }
-  return json as T;
+  return jsonRequest<T>(method, path, { ...extraHeaders, ...(key ? { authorization: `Bearer ${key}` } : {}) }, body);
 }
 
 // The parts of the contract's shapes the console reads (docs/api.md §4).
@@ -66,14 +40,8 @@ export interface AuditEntry {
   message: string;
 }
 
-/** How far a job or task has got (docs/api.md §4, `progress`). */
-export interface Progress {
-  stepsDone: number;
-  stepsTotal: number;
-  pagesDone: number;
-  pagesTotal: number | null;
-  percent: number;
-}
+/** How far a job or task has got (docs/api.md §4, `progress`): the presenter's own type. */
+export type { Progress } from '../../lambdas/domain/present/progress';
 
 export interface Task {
   id: string;

@@ -18,68 +18,17 @@
 import { clipToImage, userSpaceToPixels } from '../../engine/previews/proof-geometry';
 import { isTerminal, type Approval, type JobGraph, type StepRecord, type StoredArtifact, type TaskRecord } from '../model';
 import type { PreflightFindingSummary } from '../step-results';
+import type { PercentRect, Severity, SharedFile, SharedFinding, SharedJobView, SharedPage } from './shared-job-view';
+
+export type { PercentRect, SharedFile, SharedFinding, SharedJobView, SharedPage } from './shared-job-view';
 import { downloadLink, type PresentDeps } from './artifacts';
 import { finalFileOf, stepsOfTask } from './job';
 import { stepResultLoader, type StepResultLoader } from './step-result';
 
 type Rect = [number, number, number, number];
-type Severity = PreflightFindingSummary['severity'];
 
 /** At most this many page images per file: enough to proof a brochure, bounded for a phone. */
 export const MAX_SHARED_PAGES = 50;
-
-export interface PercentRect {
-  left: number;
-  top: number;
-  width: number;
-  height: number;
-}
-
-export interface SharedFinding {
-  /** As numbered in the report and on the proof images. */
-  number: number;
-  severity: Severity;
-  /** The report's sentence for the customer. */
-  message: string;
-  pages: number[];
-  /** Whether a fix in the catalogue can resolve it. */
-  fixable: boolean;
-}
-
-export interface SharedPage {
-  page: number;
-  /** The page rendered plainly (a previews step), to draw boxes over; null when only a proof exists. */
-  previewUrl: string | null;
-  /** The proof image, with every finding framed and numbered already; null when none was made of this page. */
-  proofUrl: string | null;
-  /** The image's pixel size, when known. */
-  width: number | null;
-  height: number | null;
-  boxes: (PercentRect & { finding: number; severity: Severity })[];
-  trimBox: PercentRect | null;
-  bleedBox: PercentRect | null;
-}
-
-export interface SharedFile {
-  name: string;
-  status: TaskRecord['status'];
-  outcome: TaskRecord['outcome'];
-  /** Why the file could not be processed; only for a file in error. */
-  reason: string | null;
-  /** The preflight's verdict and counts; null without a finished preflight. */
-  preflight: { outcome: 'pass' | 'warn' | 'fail'; errors: number; warnings: number; infos: number } | null;
-  findings: SharedFinding[];
-  pages: SharedPage[];
-  /** The file autofix made, to download; null when none was made. */
-  fixed: { fileName: string; sizeBytes: number; downloadUrl: string } | null;
-}
-
-export interface SharedJobView {
-  job: { id: string; createdAt: string; status: JobGraph['job']['status']; outcome: JobGraph['job']['outcome']; finished: boolean };
-  share: { expiresAt: string; allowDecision: boolean };
-  approval: Approval | null;
-  files: SharedFile[];
-}
 
 interface ReportPage {
   page: number;

@@ -84,7 +84,7 @@ describe('the console', () => {
     expect(page.url()).not.toContain(target().key);
   });
 
-  it('lists the jobs newest first and filters them by order id; a hostile file name is text, never markup', async () => {
+  it('lists the jobs newest first and filters them by order id and channel; a hostile file name is text, never markup', async () => {
     await page.getByLabel('Order id').fill(ORDER);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     const rows = page.locator('table.jobs tbody tr');
@@ -100,6 +100,13 @@ describe('the console', () => {
     expect(await page.locator('table.jobs img').count()).toBe(0);
     await screenshot(page, '02-jobs-filtered');
     expect(await seriousViolations(page)).toEqual([]);
+    // The channel narrows too: the job came in by the API, so the store's channel lists none of it.
+    await page.getByLabel('Channel').selectOption('store');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(ids).toEqual([]);
+    await page.getByLabel('Channel').selectOption('api');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(ids).toEqual([doneJobId]);
   });
 
   it('shows a running job\'s progress as a bar with its words on its row', async () => {

@@ -9,16 +9,18 @@ import { formatTime } from '../format';
 import { usePolling } from '../poll';
 import { ProgressBar } from '../progress-bar';
 import { OUTCOMES, STATUSES } from '../../../lambdas/domain/vocabulary';
+import { CHANNELS } from '../../../lambdas/domain/model';
 
 interface Filters {
   status: string;
   outcome: string;
+  channel: string;
   orderId: string;
   customerId: string;
   createdAfter: string;
   createdBefore: string;
 }
-const NO_FILTERS: Filters = { status: '', outcome: '', orderId: '', customerId: '', createdAfter: '', createdBefore: '' };
+const NO_FILTERS: Filters = { status: '', outcome: '', channel: '', orderId: '', customerId: '', createdAfter: '', createdBefore: '' };
 
 function query(filters: Filters, nextKey: string | null): string {
   const q = new URLSearchParams({ limit: '20', preview: 'true' });
@@ -95,6 +97,7 @@ export function JobsPage() {
       >
         {choice('status', 'Status', STATUSES)}
         {choice('outcome', 'Outcome', OUTCOMES)}
+        {choice('channel', 'Channel', CHANNELS)}
         <label for="filter-orderId">Order id</label>
         <input type="text" {...field('orderId')} />
         <label for="filter-customerId">Customer id</label>

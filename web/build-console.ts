@@ -46,7 +46,8 @@ export const CONSOLE_PAGE_FILES = [CONSOLE_INDEX_FILE, PROOF_PAGE_PATH.slice(1)]
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
-const BUILD_OPTIONS = {
+/** The build of both pages (exported for the test that checks what the bundles take in). */
+export const BUILD_OPTIONS = {
   entryPoints: {
     console: join(WEB_ROOT, 'src/main.tsx'),
     styles: join(WEB_ROOT, 'src/styles.css'),

@@ -9,10 +9,10 @@
  * steps when read. Only facts are stored.
  */
 
-import type { Outcome, Status, FileType } from './vocabulary';
+import type { Outcome, Status, FileType, Channel } from './vocabulary';
 import type { StepType } from '../../step-definitions/catalogue';
 
-export { FILE_TYPES, STATUSES, OUTCOMES, type FileType, type Status, type Outcome } from './vocabulary';
+export { FILE_TYPES, STATUSES, OUTCOMES, CHANNELS, type FileType, type Status, type Outcome, type Channel } from './vocabulary';
 // The step types are the catalogue's: one entry there makes a step type.
 export { STEP_TYPES, type StepType } from '../../step-definitions/catalogue';
 
@@ -22,8 +22,6 @@ export const isTerminal = (s: Status): boolean => TERMINAL_STATUSES.includes(s);
 /** The verdicts a check step (preflight, repreflight, validate) can reach. */
 export type CheckVerdict = 'pass' | 'warn' | 'fail';
 
-export const CHANNELS = ['api', 'store', 'admin'] as const;
-export type Channel = (typeof CHANNELS)[number];
 
 export const ON_FAIL_POLICIES = ['reject', 'accept_with_warnings', 'manual_review'] as const;
 export type OnFail = (typeof ON_FAIL_POLICIES)[number];

@@ -8,8 +8,7 @@ import { Badge } from '../badge';
 import { formatTime } from '../format';
 import { usePolling } from '../poll';
 import { ProgressBar } from '../progress-bar';
-import { OUTCOMES, STATUSES } from '../../../lambdas/domain/vocabulary';
-import { CHANNELS } from '../../../lambdas/domain/model';
+import { CHANNELS, OUTCOMES, STATUSES } from '../../../lambdas/domain/vocabulary';
 
 interface Filters {
   status: string;

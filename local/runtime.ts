@@ -151,7 +151,6 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       functions: pooledFunctions(),
       timeoutMs: timeoutOverride,
       idleMs: envInt(env, 'LOCAL_WORKER_IDLE_MS'),
-      maxInvocations: envInt(env, 'LOCAL_WORKER_MAX_INVOCATIONS'),
       env,
       log,
     });

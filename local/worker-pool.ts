@@ -48,14 +48,6 @@ export interface WorkerPoolOptions {
    * loaded at once, so the next job still finds its function warm.
    */
   spareIdleMs?: number;
-  /**
-   * A thread that has served this many invocations is replaced by a fresh one
-   * once the current one ends (default 200), as Lambda recycles its execution
-   * environments: under a steady load no thread idles long enough for
-   * spareIdleMs to give its native memory back, and that memory grows with
-   * what the thread has served (issue 16's soak: +35 MB a minute at 1 job/s).
-   */
-  maxInvocations?: number;
   /** Longest a thread may take to load its module (Lambda's init phase). */
   initTimeoutMs?: number;
   /** The threads' environment, like a Lambda's configuration (default: this process's). */
@@ -203,7 +195,6 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
   const idleMs = opts.idleMs ?? 10 * 60_000;
   const spareIdleMs = Math.min(opts.spareIdleMs ?? 30_000, idleMs);
   const initTimeoutMs = opts.initTimeoutMs ?? 60_000;
-  const maxInvocations = opts.maxInvocations ?? 200;
   const envs = new Map<string, Set<Environment>>();
   const queues = new Map<string, (() => void)[]>();
   let closed = false;
@@ -246,8 +237,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
 
   function release(env: Environment): void {
     env.busy = false;
-    if (env.alive && env.served >= maxInvocations) replace(env);
-    else if (env.alive) retireWhenIdle(env);
+    if (env.alive) retireWhenIdle(env);
     wake(env.name);
   }
 

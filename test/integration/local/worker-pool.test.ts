@@ -180,27 +180,6 @@ describe('the worker pool', () => {
     }
   });
 
-  it('replaces a thread that has served maxInvocations by a fresh one, keeping the function’s thread count', async () => {
-    const capped = createWorkerPool({
-      functions: { Test: { entry: fixture('test-worker.ts'), memoryMb: 256, timeoutSeconds: 900 } },
-      maxInvocations: 3,
-      log: () => {},
-    });
-    type Echo = { threadId: number; invocations: number };
-    try {
-      const first = [];
-      for (let i = 0; i < 3; i++) first.push((await capped.invoke('Test', { mode: 'echo' })) as Echo);
-      expect(first.map((o) => o.invocations)).toEqual([1, 2, 3]);
-      expect(new Set(first.map((o) => o.threadId)).size).toBe(1);
-      const fourth = (await capped.invoke('Test', { mode: 'echo' })) as Echo;
-      expect(fourth.threadId).not.toBe(first[0]!.threadId);
-      expect(fourth.invocations).toBe(1);
-      expect(capped.threads()).toEqual({ Test: 1 });
-    } finally {
-      await capped.close();
-    }
-  });
-
   it('queues invocations beyond its concurrency instead of failing them', async () => {
     const results = await Promise.all([1, 2, 3, 4].map((i) => pool.invoke('Test', { mode: 'sleep', ms: 200 + i })));
     expect(results).toEqual([{ slept: 201 }, { slept: 202 }, { slept: 203 }, { slept: 204 }]);

@@ -22,13 +22,6 @@ export interface StorageProps {
    * downloads directly (default none: clients upload from their servers).
    */
   corsAllowedOrigins?: string[];
-  /**
-   * The origin the web console is served from (`https://console.example.com`): its New job page
-   * uploads straight to the bucket with presigned POSTs and follows their progress, so the bucket
-   * answers CORS for that origin alone (allowConsoleOrigin). Default none; the stack that serves
-   * the console passes its origin.
-   */
-  consoleOrigin?: string;
   /** Days after which an unused upload (tagged UPLOAD_OBJECT_TAG) is deleted; default 3. */
   uploadExpiryDays?: number;
 }
@@ -77,8 +70,6 @@ export class Storage extends Construct {
       ],
     });
 
-    if (props.consoleOrigin !== undefined) this.allowConsoleOrigin(props.consoleOrigin);
-
     this.table = new Table(this, 'Records', {
       partitionKey: { name: TABLE_SCHEMA.partitionKey, type: AttributeType.STRING },
       sortKey: { name: TABLE_SCHEMA.sortKey, type: AttributeType.STRING },
@@ -99,9 +90,9 @@ export class Storage extends Construct {
   /**
    * Lets the console at `origin` upload to presigned POST forms and read presigned downloads from
    * a browser: one CORS rule naming that origin only, never `*` (the local storage gateway answers
-   * the same, local/storage-cors.ts). A token is fine, such as a CloudFront distribution's domain,
-   * provided the distribution does not itself depend on the bucket (through the API's stage, whose
-   * functions name the bucket): CloudFormation refuses the cycle.
+   * the same, local/storage-cors.ts). A distribution's own domain cannot be named when the
+   * distribution depends on this bucket (the stack's does: its CSP names the bucket), as
+   * CloudFormation refuses the cycle; lib/proofline-stack.ts says what it passes instead.
    */
   allowConsoleOrigin(origin: string): void {
     this.bucket.addCorsRule({

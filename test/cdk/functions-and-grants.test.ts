@@ -11,6 +11,7 @@ import { synthProofline, TEST_ENV } from './support/synth';
 import {
   actionsOf,
   allowedActions,
+  filesBucket,
   functionIdByEntry,
   mentions,
   refId,
@@ -35,7 +36,7 @@ beforeAll(() => {
   ({ template } = synthProofline());
   functions = resourcesOfType(template, 'AWS::Lambda::Function');
   [tableId] = resourcesOfType(template, 'AWS::DynamoDB::Table')[0]!;
-  [bucketId] = resourcesOfType(template, 'AWS::S3::Bucket')[0]!;
+  [bucketId] = filesBucket(template);
   [pipelineId] = resourcesOfType(template, 'AWS::StepFunctions::StateMachine').find(([id]) => id.startsWith('PipelineJobPipeline'))!;
 });
 
@@ -55,9 +56,9 @@ describe('Lambda functions', () => {
     expect(others.sort()).toEqual(['CustomCDKBucketDeployment8693BB64968944B69AAFB0CC9EB8756C256MiB', 'CustomS3AutoDeleteObjectsCustomResourceProviderHandler']);
   });
 
-  it.each(ALL_ENTRIES)('%s runs on nodejs22.x, arm64, with X-Ray tracing and source maps', (entry) => {
+  it.each(ALL_ENTRIES)('%s runs on nodejs24.x (the newest Node.js runtime aws-cdk-lib offers), arm64, with X-Ray tracing and source maps', (entry) => {
     const fn = resource(template, functionIdByEntry(template, entry));
-    expect(fn.Properties.Runtime).toBe('nodejs22.x');
+    expect(fn.Properties.Runtime).toBe('nodejs24.x');
     expect(fn.Properties.Architectures).toEqual(['arm64']);
     expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
     expect(fn.Properties.Handler).toBe('index.handler');

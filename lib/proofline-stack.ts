@@ -113,6 +113,12 @@ export class ProoflineStack extends Stack {
 
     if (props.webAcl) {
       this.webAcl = new ApiWebAcl(this, 'ApiWebAcl', { stage: this.api.restApi.deploymentStage, rateLimitPer5Minutes: props.webAclRateLimit });
+    } else {
+      acknowledgeNag(
+        this.api.restApi.deploymentStage,
+        'AwsSolutions-APIG3',
+        'The WAF web ACL is a deployment option (context webAcl), off by default: it is billed per request and per rule, and the stage is throttled and every costly route needs a key.',
+      );
     }
 
     this.consoleSite = new ConsoleSite(this, 'Console', { logRetention: props.logRetention, accessLogsBucket: this.accessLogs.bucket });

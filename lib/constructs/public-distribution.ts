@@ -113,6 +113,16 @@ export class PublicDistribution extends Construct {
     });
     acknowledgeNag(
       this.distribution,
+      'AwsSolutions-CFR1',
+      "Print shops' customers open proofs from anywhere; a deployment for one market can add a geo restriction.",
+    );
+    acknowledgeNag(
+      this.distribution,
+      'AwsSolutions-CFR2',
+      'The optional web ACL (context webAcl) is on the API stage, which every API request reaches, through this distribution or not; the console files behind it are static.',
+    );
+    acknowledgeNag(
+      this.distribution,
       'AwsSolutions-CFR4',
       "Served on the distribution's own *.cloudfront.net name with CloudFront's default certificate, whose TLS policy CloudFront fixes; a custom domain with its own certificate is the way to TLSv1.2_2021.",
     );

@@ -169,7 +169,17 @@ describe('IAM grants', () => {
     expectTableAccess(AUTHORIZER_ENTRY, false);
     expectBucketAccess(AUTHORIZER_ENTRY, 'none');
     const actions = [...allowedActions(statementsOf(AUTHORIZER_ENTRY))];
-    expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:'))).toEqual([]);
+    expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:') && !a.startsWith('logs:'))).toEqual([]);
+  });
+
+  it('let each function of ours write logs to its own log group only, with no managed policy', () => {
+    for (const [id, fn] of ours()) {
+      const roleId = roleIdOfFunction(template, id);
+      expect(resource(template, roleId).Properties.ManagedPolicyArns, id).toBeUndefined();
+      const logStatements = statementsOfRole(template, roleId).filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+      expect(logStatements.flatMap(actionsOf).sort(), id).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+      expect(logStatements.map((s) => s.Resource), id).toEqual([{ 'Fn::GetAtt': [refId(fn.Properties.LoggingConfig.LogGroup), 'Arn'] }]);
+    }
   });
 
   const FILE_WRITERS: WorkerId[] = ['ingest', 'preflight', 'autofix', 'validate', 'previews', 'optimize'];

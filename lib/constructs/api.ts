@@ -32,7 +32,7 @@ import type { EntryResolver } from '../paths';
 import { addGatewayResponses } from './gateway-responses';
 import { ProoflineNodejsFunction } from './proofline-nodejs-function';
 import { addMethodNotAllowed } from './method-not-allowed';
-import { acknowledgeNag, wildcardResourceFinding } from './nag-acknowledgements';
+import { acknowledgeNag, acknowledgePublicMethod, wildcardResourceFinding } from './nag-acknowledgements';
 import type { Storage } from './storage';
 
 /** docs/api.md §8: a revoked key stops working within this. */
@@ -167,8 +167,7 @@ export class Api extends Construct {
         );
       } else {
         const reason = `${route.method} ${route.path} is public by the contract (docs/api.md, auth: false): it serves no account's data, or only one job's proof to the holder of a signed share link, which the handler verifies.`;
-        acknowledgeNag(method, 'AwsSolutions-APIG4', reason);
-        acknowledgeNag(method, 'AwsSolutions-COG4', reason);
+        acknowledgePublicMethod(method, reason);
       }
       methodsByResource.set(resource, [...(methodsByResource.get(resource) ?? []), route.method]);
     }
@@ -209,7 +208,7 @@ export class Api extends Construct {
     props.pipeline.grantExecution(fn, 'states:StopExecution');
     acknowledgeNag(
       fn.role ?? fn,
-      wildcardResourceFinding(this, `${this.executionArnPattern(props.pipeline)}`),
+      wildcardResourceFinding(this, this.executionArnPattern(props.pipeline)),
       "StopExecution on the job pipeline's executions (DELETE /jobs/{id}): their names are job ids, made at run time.",
     );
     this.handlers[route.handler] = fn;

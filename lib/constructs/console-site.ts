@@ -16,7 +16,7 @@ import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deplo
 import { Construct } from 'constructs';
 import { CONSOLE_PAGE_FILES, consoleCacheControl } from '../../web/build-console';
 import { ConsoleAsset } from '../bundling/console-asset';
-import { acknowledgeNag, wildcardActionFinding, wildcardResourceFinding } from './nag-acknowledgements';
+import { acknowledgeNag, BUCKET_GRANT_READ_ACTIONS, BUCKET_GRANT_WRITE_ACTIONS, wildcardActionFinding, wildcardResourceFinding } from './nag-acknowledgements';
 
 export interface ConsoleSiteProps {
   /**
@@ -99,7 +99,7 @@ export class ConsoleSite extends Construct {
       "CDK's BucketDeployment handler role, which CDK creates with the basic execution policy; the handler writes only its logs.",
     );
     const reason = 'BucketDeployment grants: read the console build asset, write the console bucket, nothing else.';
-    for (const action of ['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*']) {
+    for (const action of [...BUCKET_GRANT_READ_ACTIONS, ...BUCKET_GRANT_WRITE_ACTIONS]) {
       acknowledgeNag(role, wildcardActionFinding(action), reason);
     }
     acknowledgeNag(role, wildcardResourceFinding(this, asset.bucket.arnForObjects('*')), `${reason} Asset keys are content hashes.`);

@@ -14,7 +14,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { ERROR_CODES } from '../../lambdas/domain/errors';
 import { REQUEST_ID_HEADERS } from '../../lambdas/api/middleware/request-id';
-import { acknowledgeNag } from './nag-acknowledgements';
+import { acknowledgePublicMethod } from './nag-acknowledgements';
 
 const STATUS = String(ERROR_CODES.method_not_allowed.status);
 
@@ -71,6 +71,5 @@ export function addMethodNotAllowed(resource: IResource, allowed: readonly strin
     ],
   });
   const reason = 'A mock integration that answers 405 with the Allow header and runs no code: like an unknown route, it needs no key (docs/api.md §7).';
-  acknowledgeNag(method, 'AwsSolutions-APIG4', reason);
-  acknowledgeNag(method, 'AwsSolutions-COG4', reason);
+  acknowledgePublicMethod(method, reason);
 }

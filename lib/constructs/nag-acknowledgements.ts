@@ -42,6 +42,19 @@ export function wildcardResourceFinding(scope: IConstruct, arn: string): string 
   return `AwsSolutions-IAM5[Resource::${flatten(Stack.of(scope).resolve(arn))}]`;
 }
 
+/**
+ * The wildcard action families Bucket.grantRead (READ) and grantReadWrite (READ and WRITE) hold:
+ * each is the object (or bucket) reads or writes of one kind, on that bucket and its objects only.
+ */
+export const BUCKET_GRANT_READ_ACTIONS = ['s3:GetObject*', 's3:GetBucket*', 's3:List*'] as const;
+export const BUCKET_GRANT_WRITE_ACTIONS = ['s3:DeleteObject*', 's3:Abort*'] as const;
+
+/** Acknowledges a method open without a key (no authoriser at all, so neither Cognito's nor another). */
+export function acknowledgePublicMethod(method: IConstruct, reason: string): void {
+  acknowledgeNag(method, 'AwsSolutions-APIG4', reason);
+  acknowledgeNag(method, 'AwsSolutions-COG4', reason);
+}
+
 /** The IAM5 finding id of a wildcard action (`s3:GetObject*`). */
 export const wildcardActionFinding = (action: string): string => `AwsSolutions-IAM5[Action::${action}]`;
 

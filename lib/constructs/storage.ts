@@ -9,7 +9,7 @@ import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } fr
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { acknowledgeNag, wildcardActionFinding, wildcardResourceFinding } from './nag-acknowledgements';
+import { acknowledgeNag, BUCKET_GRANT_READ_ACTIONS, BUCKET_GRANT_WRITE_ACTIONS, wildcardActionFinding, wildcardResourceFinding } from './nag-acknowledgements';
 import { TABLE_SCHEMA } from '../../lambdas/adapters/aws/table-schema';
 import { UPLOAD_OBJECT_TAG } from '../../lambdas/domain/blob-keys';
 
@@ -29,13 +29,6 @@ export interface StorageProps {
   /** Where the files bucket's S3 server access logs go (prefix `files/`); default none. */
   accessLogsBucket?: IBucket;
 }
-
-/**
- * What Bucket.grantRead / grantReadWrite allow, by their wildcard actions: each family is the
- * object (or bucket) reads or writes of one kind, on this bucket and its objects only.
- */
-const FILE_READ_ACTIONS = ['s3:GetObject*', 's3:GetBucket*', 's3:List*'] as const;
-const FILE_WRITE_ACTIONS = ['s3:DeleteObject*', 's3:Abort*'] as const;
 
 export class Storage extends Construct {
   readonly bucket: Bucket;
@@ -108,7 +101,7 @@ export class Storage extends Construct {
     if (access === 'read') this.bucket.grantRead(fn);
     else this.bucket.grantReadWrite(fn);
     const role = fn.role ?? fn;
-    const actions = access === 'read' ? FILE_READ_ACTIONS : [...FILE_READ_ACTIONS, ...FILE_WRITE_ACTIONS];
+    const actions = access === 'read' ? BUCKET_GRANT_READ_ACTIONS : [...BUCKET_GRANT_READ_ACTIONS, ...BUCKET_GRANT_WRITE_ACTIONS];
     for (const action of actions) {
       acknowledgeNag(role, wildcardActionFinding(action), `${action} from Bucket.${access === 'read' ? 'grantRead' : 'grantReadWrite'}: only on the files bucket and its objects.`);
     }

@@ -102,6 +102,7 @@ export class ProoflineStack extends Stack {
     this.api = new Api(this, 'Api', {
       storage: this.storage,
       pipeline: this.pipeline.stateMachine,
+      standardPipeline: this.pipeline.standardStateMachine,
       shareSigningSecret,
       eventBus: this.events.bus,
       stageName: props.stageName,
@@ -148,6 +149,7 @@ export class ProoflineStack extends Stack {
     new CfnOutput(this, 'TableName', { value: this.storage.table.tableName });
     new CfnOutput(this, 'BucketName', { value: this.storage.bucket.bucketName });
     new CfnOutput(this, 'StateMachineArn', { value: this.pipeline.stateMachine.stateMachineArn });
+    new CfnOutput(this, 'StandardStateMachineArn', { value: this.pipeline.standardStateMachine.stateMachineArn });
     new CfnOutput(this, 'EventBusName', { value: this.events.bus.eventBusName });
     new CfnOutput(this, 'WebhookStateMachineArn', { value: this.events.webhookStateMachine.stateMachineArn });
   }

@@ -135,6 +135,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       BUCKET_NAME: bucketName,
       NETWORK_MODE: 'local',
       STATE_MACHINE_ARN: localStateMachineArn('pipeline'),
+      STANDARD_STATE_MACHINE_ARN: localStateMachineArn('pipeline-standard'),
       WEBHOOK_STATE_MACHINE_ARN: localStateMachineArn('webhook-retries'),
       EVENT_BUS_NAME: 'local',
       // Step Functions and EventBridge have local replacements in this thread's

@@ -143,13 +143,33 @@ function taskStates(): Record<string, State> {
   };
 }
 
-/** The definition, with `${<Key>FunctionArn}` placeholders where function ARNs go. */
-export function jobPipelineDefinition(): State {
+/**
+ * The two machines the one definition is deployed as. Every job starts in the
+ * Express machine: billed by the request and the second instead of by the
+ * state transition, it is what makes a job cheap (npm run cost), but an
+ * Express execution may run five minutes at most and is not exactly-once. A
+ * job still running when its Express execution times out is started again in
+ * the Standard machine (lib/constructs/pipeline.ts in the cloud, the local
+ * orchestrator locally), which may run six hours; the steps already done are
+ * not done again (step-runner.ts: `already-done`), the one interrupted is run
+ * again (`step.retried`).
+ */
+export const PIPELINE_KINDS = ['express', 'standard'] as const;
+export type PipelineKind = (typeof PIPELINE_KINDS)[number];
+
+/** Step Functions ends an Express execution after five minutes whatever its definition says. */
+export const EXPRESS_TIME_LIMIT_SECONDS = 300;
+export const STANDARD_TIME_LIMIT_SECONDS = 21600;
+
+export const pipelineTimeLimitSeconds = (kind: PipelineKind): number => (kind === 'express' ? EXPRESS_TIME_LIMIT_SECONDS : STANDARD_TIME_LIMIT_SECONDS);
+
+/** The definition, with `${<Key>FunctionArn}` placeholders where function ARNs go; the kinds differ only in TimeoutSeconds. */
+export function jobPipelineDefinition(kind: PipelineKind = 'express'): State {
   return {
     Comment:
-      'Proofline job pipeline: one execution per job. Each task ingests its source, then runs its steps in order (MaxConcurrency 1, so a step sees the file as the previous one left it). Any failure is recorded on the step and task by RecordFailure; Finalise always runs and makes the job terminal. A previews step of many pages renders its page batches in parallel (RenderPreviewBatches). Function ARN placeholders are filled by CDK definitionSubstitutions and by the local runtime.',
+      'Proofline job pipeline: one execution per job. Each task ingests its source, then runs its steps in order (MaxConcurrency 1, so a step sees the file as the previous one left it). Any failure is recorded on the step and task by RecordFailure; Finalise always runs and makes the job terminal. A previews step of many pages renders its page batches in parallel (RenderPreviewBatches). Deployed twice: as an Express machine every job starts in, and as a Standard one a job still running after the Express time limit continues in. Function ARN placeholders are filled by CDK definitionSubstitutions and by the local runtime.',
     StartAt: 'ProcessTasks',
-    TimeoutSeconds: 21600,
+    TimeoutSeconds: pipelineTimeLimitSeconds(kind),
     States: {
       ProcessTasks: {
         Type: 'Map',
@@ -181,4 +201,4 @@ export function jobPipelineDefinition(): State {
 }
 
 /** The definition as the text CDK deploys and the local runtime parses. */
-export const jobPipelineAsl = (): string => `${JSON.stringify(jobPipelineDefinition(), null, 2)}\n`;
+export const jobPipelineAsl = (kind: PipelineKind = 'express'): string => `${JSON.stringify(jobPipelineDefinition(kind), null, 2)}\n`;

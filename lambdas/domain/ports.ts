@@ -215,9 +215,14 @@ export interface PipelineInput {
 }
 
 export interface Orchestrator {
-  /** Starts the job's execution (idempotent per job); returns the workflow id. */
+  /** Starts the job's execution in the Express machine; returns the workflow id. */
   startJob(input: PipelineInput): Promise<string>;
-  /** Stops a running execution; a finished or unknown one is not an error. */
+  /**
+   * Continues a job in the Standard machine once its Express execution ended
+   * without finishing it (lambdas/steps/continue-job.ts); idempotent per job.
+   */
+  continueJob(input: PipelineInput): Promise<string>;
+  /** Stops a running execution; a finished or unknown one is not an error, nor one that cannot be stopped (Express). */
   stop(workflowId: string): Promise<void>;
 }
 

@@ -12,7 +12,10 @@ export interface RuntimeConfig {
   region: string;
   tableName: string;
   bucketName: string;
+  /** The job pipeline's Express machine, every job's first execution. */
   stateMachineArn: string;
+  /** The same pipeline as a Standard machine, for jobs that outlive the Express limit. */
+  standardStateMachineArn: string;
   webhookStateMachineArn: string;
   eventBusName: string;
   /** Service endpoints for stand-ins (dynalite, s3rver, LocalStack); unset in AWS. */
@@ -123,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     tableName: env.TABLE_NAME ?? 'proofline',
     bucketName: env.BUCKET_NAME ?? 'proofline-files',
     stateMachineArn: env.STATE_MACHINE_ARN ?? '',
+    standardStateMachineArn: env.STANDARD_STATE_MACHINE_ARN ?? '',
     webhookStateMachineArn: env.WEBHOOK_STATE_MACHINE_ARN ?? '',
     eventBusName: env.EVENT_BUS_NAME ?? 'default',
     endpoints: {

@@ -40,8 +40,10 @@ export const REVOCATION_DEADLINE_SECONDS = 60;
 
 export interface ApiProps {
   storage: Storage;
-  /** The job pipeline the job-creating routes start and DELETE /jobs/{id} stops. */
+  /** The job pipeline's Express machine, which the job-creating routes start. */
   pipeline: IStateMachine;
+  /** Its Standard machine, whose executions DELETE /jobs/{id} stops (Express ones cannot be stopped). */
+  standardPipeline: IStateMachine;
   /** The key share links are signed with, for the routes that `use` it (routes.ts); read at run time, never in the template. */
   shareSigningSecret: ISecret;
   /** The job events bus, for the routes that `use` it to publish (POST /share/decision). */
@@ -205,11 +207,11 @@ export class Api extends Construct {
     props.storage.grantRecords(fn, 'readWrite');
     props.storage.grantFiles(fn, 'readWrite');
     props.pipeline.grantStartExecution(fn);
-    props.pipeline.grantExecution(fn, 'states:StopExecution');
+    props.standardPipeline.grantExecution(fn, 'states:StopExecution');
     acknowledgeNag(
       fn.role ?? fn,
-      wildcardResourceFinding(this, this.executionArnPattern(props.pipeline)),
-      "StopExecution on the job pipeline's executions (DELETE /jobs/{id}): their names are job ids, made at run time.",
+      wildcardResourceFinding(this, this.executionArnPattern(props.standardPipeline)),
+      "StopExecution on the Standard job pipeline's executions (DELETE /jobs/{id}): their names are job ids, made at run time.",
     );
     this.handlers[route.handler] = fn;
     return fn;

@@ -42,10 +42,14 @@ export interface AslStateMachineProps {
   stateMachineName?: string;
   /** Default one month. */
   logRetention?: RetentionDays;
+  /** Default STANDARD. */
+  stateMachineType?: StateMachineType;
 }
 
 export class AslStateMachine extends Construct {
   readonly stateMachine: StateMachine;
+  /** Where its executions are logged (every state, without input or output). */
+  readonly logGroup: LogGroup;
   /** The document as deployed, before substitution. */
   readonly definition: string;
 
@@ -61,13 +65,13 @@ export class AslStateMachine extends Construct {
       invoked.push(fn);
     }
 
-    const logGroup = new LogGroup(this, 'Logs', {
+    const logGroup = (this.logGroup = new LogGroup(this, 'Logs', {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
-    });
+    }));
     this.stateMachine = new StateMachine(this, 'Resource', {
       stateMachineName: props.stateMachineName,
-      stateMachineType: StateMachineType.STANDARD,
+      stateMachineType: props.stateMachineType ?? StateMachineType.STANDARD,
       definitionBody: DefinitionBody.fromString(this.definition),
       definitionSubstitutions: substitutions,
       tracingEnabled: true,

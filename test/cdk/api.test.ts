@@ -129,6 +129,7 @@ describe('the token authoriser', () => {
         new Api(stack, 'Api', {
           storage,
           pipeline,
+          standardPipeline: pipeline,
           shareSigningSecret: Secret.fromSecretNameV2(stack, 'ShareKey', 'share-key'),
           eventBus: EventBus.fromEventBusName(stack, 'Bus', 'bus'),
           authCacheTtlSeconds: 90,

@@ -29,6 +29,7 @@ let functions: [string, CfnResource][];
 let tableId: string;
 let bucketId: string;
 let pipelineId: string;
+let standardPipelineId: string;
 
 const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry)];
 
@@ -38,6 +39,7 @@ beforeAll(() => {
   [tableId] = resourcesOfType(template, 'AWS::DynamoDB::Table')[0]!;
   [bucketId] = filesBucket(template);
   [pipelineId] = resourcesOfType(template, 'AWS::StepFunctions::StateMachine').find(([id]) => id.startsWith('PipelineJobPipeline'))!;
+  [standardPipelineId] = resourcesOfType(template, 'AWS::StepFunctions::StateMachine').find(([id]) => id.startsWith('PipelineStandardJobPipeline'))!;
 });
 
 /** The functions of ours, each described by its entry; CDK's custom-resource handlers are not. */
@@ -156,13 +158,22 @@ describe('IAM grants', () => {
     expectBucketAccess(entry, 'readWrite');
   });
 
-  it.each([...new Set(ROUTES.map(routeEntry))])('let route function %s start job executions and stop them', (entry) => {
+  it.each([...new Set(ROUTES.map(routeEntry))])('let route function %s start jobs in the Express machine and stop Standard executions', (entry) => {
     const statements = statementsOf(entry);
     const start = statementsWith(statements, 'states:StartExecution');
-    expect(start.some((s) => mentions(s.Resource, pipelineId))).toBe(true);
+    expect(start.map((s) => mentions(s.Resource, pipelineId))).toEqual([true]);
     const stop = statementsWith(statements, 'states:StopExecution');
     // Executions have their own ARNs: arn:…:execution:<machine name>:*, derived from the machine.
-    expect(stop.some((s) => mentions(s.Resource, pipelineId) && JSON.stringify(s.Resource).includes(':execution:'))).toBe(true);
+    // Express executions cannot be stopped; only the Standard machine's are.
+    expect(stop.map((s) => mentions(s.Resource, standardPipelineId) && JSON.stringify(s.Resource).includes(':execution:'))).toEqual([true]);
+  });
+
+  it('let ContinueJob start Standard executions, read and write the records, and touch no file', () => {
+    const entry = WORKERS.continueJob.entry;
+    const start = statementsWith(statementsOf(entry), 'states:StartExecution');
+    expect(start.map((s) => mentions(s.Resource, standardPipelineId))).toEqual([true]);
+    expectTableAccess(entry, true);
+    expectBucketAccess(entry, 'none');
   });
 
   it('let the authoriser only read the table, and nothing else of ours', () => {

@@ -31,8 +31,9 @@ beforeAll(() => {
 });
 
 const MACHINES = [
-  { name: 'job pipeline', text: jobPipelineAsl(), idPrefix: 'PipelineJobPipeline' },
-  { name: 'webhook retries', text: readFileSync(repoPath('step-definitions/webhook-retries.asl.json'), 'utf8'), idPrefix: 'EventsWebhookRetries' },
+  { name: 'job pipeline (Express)', text: jobPipelineAsl('express'), idPrefix: 'PipelineJobPipeline', type: 'EXPRESS' },
+  { name: 'job pipeline (Standard)', text: jobPipelineAsl('standard'), idPrefix: 'PipelineStandardJobPipeline', type: 'STANDARD' },
+  { name: 'webhook retries', text: readFileSync(repoPath('step-definitions/webhook-retries.asl.json'), 'utf8'), idPrefix: 'EventsWebhookRetries', type: 'STANDARD' },
 ] as const;
 
 function machine(idPrefix: string): CfnResource {
@@ -72,7 +73,7 @@ function taskStates(states: Record<string, AslState>): [string, AslState][] {
   ]);
 }
 
-describe.each(MACHINES)('the $name state machine', ({ text: document, idPrefix }) => {
+describe.each(MACHINES)('the $name state machine', ({ text: document, idPrefix, type }) => {
   it('is deployed from its ASL document verbatim', () => {
     expect(machine(idPrefix).Properties.DefinitionString).toBe(document);
   });
@@ -111,13 +112,13 @@ describe.each(MACHINES)('the $name state machine', ({ text: document, idPrefix }
     }
   });
 
-  it('logs every transition without the states\' input and output, and traces executions', () => {
+  it(`is ${type}, logs every transition without the states' input and output, and traces executions`, () => {
     const props = machine(idPrefix).Properties;
     expect(props.TracingConfiguration).toEqual({ Enabled: true });
     expect(props.LoggingConfiguration.Level).toBe('ALL');
     expect(props.LoggingConfiguration.IncludeExecutionData).toBe(false);
     expect(props.LoggingConfiguration.Destinations).toHaveLength(1);
-    expect(props.StateMachineType ?? 'STANDARD').toBe('STANDARD');
+    expect(props.StateMachineType ?? 'STANDARD').toBe(type);
   });
 });
 
@@ -157,15 +158,44 @@ describe('the job pipeline', () => {
     expect(stepStates.FinishPreviews).toMatchObject({ Resource: previewsArn, End: true, Catch: [{ Next: 'StepFailed' }] });
   });
 
-  it('is started and stopped only by route functions, never by a worker', () => {
-    const [pipelineId] = resourcesOfType(template, 'AWS::StepFunctions::StateMachine').find(([id]) => id.startsWith('PipelineJobPipeline'))!;
+  it('is started only by route functions (Express) and by ContinueJob (Standard), never by another worker', () => {
+    const machineId = (prefix: string): string => resourcesOfType(template, 'AWS::StepFunctions::StateMachine').find(([id]) => id.startsWith(prefix))![0];
+    const expressId = machineId('PipelineJobPipeline');
+    const standardId = machineId('PipelineStandardJobPipeline');
     for (const spec of Object.values(WORKERS)) {
       const statements = statementsOfRole(template, roleIdOfFunction(template, functionIdByEntry(template, spec.entry)));
-      const starts = statementsWith(statements, 'states:StartExecution').filter((s) => JSON.stringify(s.Resource).includes(pipelineId));
-      expect(starts, spec.entry).toEqual([]);
+      const starts = (id: string) => statementsWith(statements, 'states:StartExecution').filter((s) => JSON.stringify(s.Resource).includes(id));
+      expect(starts(expressId), spec.entry).toEqual([]);
+      expect(starts(standardId).length, spec.entry).toBe(spec.id === 'continueJob' ? 1 : 0);
     }
   });
+
+  it('differs between its two kinds only in how long an execution may run', async () => {
+    const { EXPRESS_TIME_LIMIT_SECONDS } = await import('../../step-definitions/job-pipeline');
+    const express = JSON.parse(jobPipelineAsl('express'));
+    const standard = JSON.parse(jobPipelineAsl('standard'));
+    expect(express.TimeoutSeconds).toBe(EXPRESS_TIME_LIMIT_SECONDS);
+    expect(standard.TimeoutSeconds).toBe(21600);
+    expect({ ...express, TimeoutSeconds: 0 }).toEqual({ ...standard, TimeoutSeconds: 0 });
+  });
+
+  it('continues in the Standard machine every job whose Express execution ended unfinished, seen in its log group', () => {
+    const filters = resourcesOfType(template, 'AWS::Logs::SubscriptionFilter').filter(([id]) => id.startsWith('PipelineExpressUnfinishedEnds'));
+    expect(filters).toHaveLength(1);
+    const filter = filters[0]![1].Properties;
+    const express = machine('PipelineJobPipeline');
+    const logGroupArn = JSON.stringify(express.Properties.LoggingConfiguration.Destinations[0].CloudWatchLogsLogGroup.LogGroupArn);
+    expect(logGroupArn).toContain(refId(filter.LogGroupName)!);
+    expect(getAttId(filter.DestinationArn)).toBe(functionIdByEntry(template, WORKERS.continueJob.entry));
+    for (const type of ['ExecutionTimedOut', 'ExecutionFailed', 'ExecutionAborted']) expect(filter.FilterPattern).toContain(`$.type = "${type}"`);
+    expect(filter.FilterPattern).not.toContain('ExecutionSucceeded');
+    const fn = resourcesOfType(template, 'AWS::Lambda::Function').find(([id]) => id === functionIdByEntry(template, WORKERS.continueJob.entry))![1];
+    const env = fn.Properties.Environment.Variables;
+    expect(refId(env.STANDARD_STATE_MACHINE_ARN)).toBe(machineIdOf('PipelineStandardJobPipeline'));
+  });
 });
+
+const machineIdOf = (prefix: string): string => resourcesOfType(template, 'AWS::StepFunctions::StateMachine').find(([id]) => id.startsWith(prefix))![0];
 
 const ruleNamed = (prefix: string): CfnResource => {
   const found = rules.filter(([id]) => id.startsWith(prefix));
@@ -214,9 +244,9 @@ describe('job-terminal events', () => {
 });
 
 describe('executions that die', () => {
-  it('of the job pipeline, when failed or timed out, invoke the finaliser', () => {
+  it('of the Standard job pipeline, when failed or timed out, invoke the finaliser', () => {
     const rule = ruleNamed('PipelineAbandonedExecutions');
-    const [pipelineId] = resourcesOfType(template, 'AWS::StepFunctions::StateMachine').find(([id]) => id.startsWith('PipelineJobPipeline'))!;
+    const pipelineId = machineIdOf('PipelineStandardJobPipeline');
     expect(rule.Properties.EventBusName).toBeUndefined(); // AWS service events arrive on the default bus
     expect(rule.Properties.EventPattern).toEqual({
       source: ['aws.states'],

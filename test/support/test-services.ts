@@ -26,7 +26,7 @@ import { createAwsServices, createDynamoDocumentClient, createS3Client, provisio
 import { startDynalite } from './dynalite';
 import { startS3rver, useStandInCredentials } from './s3rver';
 
-export type RecordingOrchestrator = Orchestrator & { started: PipelineInput[]; stopped: string[] };
+export type RecordingOrchestrator = Orchestrator & { started: PipelineInput[]; stopped: string[]; continued: PipelineInput[] };
 export type RecordingScheduler = WebhookScheduler & { scheduled: WebhookRetryInput[] };
 export type RecordingPublisher = EventPublisher & { published: JobTerminalEvent[]; decisions: JobDecisionEvent[] };
 
@@ -48,12 +48,18 @@ export interface TestServicesOptions {
 export function recordingOrchestrator(): RecordingOrchestrator {
   const started: PipelineInput[] = [];
   const stopped: string[] = [];
+  const continued: PipelineInput[] = [];
   return {
     started,
     stopped,
+    continued,
     async startJob(input) {
       started.push(structuredClone(input));
       return `local:${input.jobId}`;
+    },
+    async continueJob(input) {
+      continued.push(structuredClone(input));
+      return `local-standard:${input.jobId}`;
     },
     async stop(workflowId) {
       stopped.push(workflowId);

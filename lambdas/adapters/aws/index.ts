@@ -45,7 +45,7 @@ export function createAwsServices(config: RuntimeConfig, options: AwsServicesOpt
     idempotency: createDynamoIdempotencyStore({ client: dynamo, tableName, clock }),
     // Stand-ins (s3rver) get single-key deletes; see S3BlobStoreOptions.batchDeletes.
     blobs: createS3BlobStore({ client: s3, bucket: config.bucketName, batchDeletes: !config.endpoints.s3 }),
-    orchestrator: createSfnOrchestrator({ client: sfn, stateMachineArn: config.stateMachineArn }),
+    orchestrator: createSfnOrchestrator({ client: sfn, stateMachineArn: config.stateMachineArn, standardStateMachineArn: config.standardStateMachineArn }),
     webhookScheduler: createSfnWebhookScheduler({ client: sfn, webhookStateMachineArn: config.webhookStateMachineArn }),
     events: createEventBridgePublisher({ client: createEventBridgeClient(config), eventBusName: config.eventBusName }),
     shareKey: createShareKeySource(config),

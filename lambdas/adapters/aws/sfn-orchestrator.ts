@@ -1,8 +1,9 @@
 /**
- * Orchestrator over Step Functions (standard workflows). The execution is
- * named after the job, so starting a job twice (a retried API request) can
- * never run its pipeline twice: Step Functions refuses a second execution of
- * the same name and we answer with the first one's ARN.
+ * Orchestrator over Step Functions: a job starts in the pipeline's Express
+ * machine and, if that execution ends without finishing it, continues in the
+ * Standard one (step-definitions/job-pipeline.ts). Executions are named after
+ * the job; Step Functions refuses a second Standard execution of the same
+ * name, and we answer with the first one's ARN.
  */
 import { SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import type { Orchestrator, PipelineInput } from '../../domain/ports';
@@ -29,23 +30,42 @@ function isNothingToStop(error: unknown): boolean {
 
 export interface SfnOrchestratorOptions {
   client: SFNClient;
+  /** The job pipeline's Express machine. */
   stateMachineArn: string;
+  /** The same pipeline as a Standard machine (ContinueJob starts it). */
+  standardStateMachineArn: string;
 }
 
-export function createSfnOrchestrator({ client, stateMachineArn }: SfnOrchestratorOptions): Orchestrator {
+/** Express executions' ARNs name the `express` resource type; they cannot be stopped. */
+export const isExpressExecution = (workflowId: string): boolean => workflowId.split(':')[5] === 'express';
+
+export function createSfnOrchestrator({ client, stateMachineArn, standardStateMachineArn }: SfnOrchestratorOptions): Orchestrator {
   return {
+    // Express executions are not deduplicated by name: a job is started once
+    // because its record is created once (create-job.ts), before this call.
     async startJob(input: PipelineInput) {
       if (!stateMachineArn) throw new Error('STATE_MACHINE_ARN is not configured');
+      const out = await client.send(new StartExecutionCommand({ stateMachineArn, name: input.jobId, input: JSON.stringify(input) }));
+      if (!out.executionArn) throw new Error('Step Functions started the job without an execution ARN');
+      return out.executionArn;
+    },
+
+    // Standard executions are: continuing a job twice starts it once.
+    async continueJob(input: PipelineInput) {
+      if (!standardStateMachineArn) throw new Error('STANDARD_STATE_MACHINE_ARN is not configured');
       try {
-        const out = await client.send(new StartExecutionCommand({ stateMachineArn, name: input.jobId, input: JSON.stringify(input) }));
-        return out.executionArn ?? executionArn(stateMachineArn, input.jobId);
+        const out = await client.send(new StartExecutionCommand({ stateMachineArn: standardStateMachineArn, name: input.jobId, input: JSON.stringify(input) }));
+        return out.executionArn ?? executionArn(standardStateMachineArn, input.jobId);
       } catch (error) {
-        if (errorName(error) === 'ExecutionAlreadyExists') return executionArn(stateMachineArn, input.jobId);
+        if (errorName(error) === 'ExecutionAlreadyExists') return executionArn(standardStateMachineArn, input.jobId);
         throw error;
       }
     },
 
     async stop(workflowId) {
+      // StopExecution refuses Express executions. Its workers stop by themselves:
+      // each finds the deleted job gone (step-runner.ts: `missing`).
+      if (isExpressExecution(workflowId)) return;
       try {
         await client.send(new StopExecutionCommand({ executionArn: workflowId, error: 'JobDeleted', cause: 'The job was deleted.' }));
       } catch (error) {

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { jobPipelineAsl } from '../../../step-definitions/job-pipeline';
 import { ASL_PLACEHOLDER, WORKERS, type WorkerId } from '../../../step-definitions/workers';
 
-export type AslDocument = 'job-pipeline' | 'webhook-retries';
+/** `job-pipeline` is the Express kind of the job pipeline, `job-pipeline-standard` the Standard kind. */
+export type AslDocument = 'job-pipeline' | 'job-pipeline-standard' | 'webhook-retries';
 
 export const LOCAL_REGION = 'us-east-1';
 export const LOCAL_ACCOUNT = '000000000000';
@@ -30,7 +31,8 @@ export const localExecutionArn = (machine: string, executionName: string): strin
 
 /** The document's text as deployed, before substitution (the job pipeline's is built from the catalogue). */
 export function readAslDocument(name: AslDocument): string {
-  if (name === 'job-pipeline') return jobPipelineAsl();
+  if (name === 'job-pipeline') return jobPipelineAsl('express');
+  if (name === 'job-pipeline-standard') return jobPipelineAsl('standard');
   return readFileSync(fileURLToPath(new URL(`../../../step-definitions/${name}.asl.json`, import.meta.url)), 'utf8');
 }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ASL_PLACEHOLDER, WORKERS, type WorkerId } from '../../../step-definitions/workers';
 import {
   loadLocalDefinition,
@@ -7,7 +7,7 @@ import {
   substitute,
   taskStates,
 } from '../../../lambdas/adapters/local/asl-definition';
-import { createLocalOrchestrator } from '../../../lambdas/adapters/local/local-orchestrator';
+import { createLocalOrchestrator, localWorkflowId, type LocalExecutionReport, type LocalOrchestrator } from '../../../lambdas/adapters/local/local-orchestrator';
 import { LambdaInvocationError } from '../../../lambdas/adapters/local/lambda-errors';
 import type { PipelineInput } from '../../../lambdas/domain/ports';
 
@@ -43,7 +43,7 @@ function cdkLikeSubstitution(text: string): string {
 }
 
 describe('ASL placeholder substitution', () => {
-  it.each(['job-pipeline', 'webhook-retries'] as const)('fills every function ARN of %s exactly as CDK definitionSubstitutions would', (doc) => {
+  it.each(['job-pipeline', 'job-pipeline-standard', 'webhook-retries'] as const)('fills every function ARN of %s exactly as CDK definitionSubstitutions would', (doc) => {
     const text = readAslDocument(doc);
     const ours = substitute(text, Object.fromEntries(Object.values(WORKERS).map((w) => [ASL_PLACEHOLDER(w), localFunctionArn(w.key)])));
     expect(ours).toBe(cdkLikeSubstitution(text));
@@ -180,11 +180,50 @@ describe('the local orchestrator running the real job pipeline', () => {
     expect(calls.filter((c) => c.worker === 'finalise')).toEqual([{ worker: 'finalise', input: { jobId: 'job_01', accountId: 'acct' } }]);
   });
 
-  it('finalises the job as abandoned when the execution itself cannot run', async () => {
-    const { calls, invoke } = fakeWorkers();
-    const orchestrator = createLocalOrchestrator({ invoke, log: () => {}, definition: () => ({ StartAt: 'Missing', States: {} }) });
+  it('finalises the job as abandoned when neither kind of execution can run', async () => {
+    let orchestrator: LocalOrchestrator;
+    const { calls, invoke } = fakeWorkers({ continueJob: async (input) => orchestrator.continueJob(pipelineInput(String(input.jobId))) });
+    const broken = () => ({ StartAt: 'Missing', States: {} });
+    orchestrator = createLocalOrchestrator({ invoke, log: () => {}, definitions: { express: broken, standard: broken } });
     await orchestrator.whenDone(await orchestrator.startJob(pipelineInput()));
-    expect(calls).toEqual([{ worker: 'finalise', input: { jobId: 'job_01', accountId: 'acct', abandoned: true } }]);
+    expect(calls).toEqual([
+      { worker: 'continueJob', input: { jobId: 'job_01' } },
+      { worker: 'finalise', input: { jobId: 'job_01', accountId: 'acct', abandoned: true } },
+    ]);
+  });
+
+  it('continues a job in the Standard kind when its Express execution times out, and finalises it once', async () => {
+    let orchestrator: LocalOrchestrator;
+    let slow = true;
+    const reports: LocalExecutionReport[] = [];
+    const { calls, invoke } = fakeWorkers({
+      // The first attempt outlives the Express limit (1 s here, five minutes in the cloud); the retry is quick.
+      preflight: async () => { if (slow) { slow = false; await new Promise((r) => setTimeout(r, 1500)); } return {}; },
+      continueJob: async (input) => orchestrator.continueJob(pipelineInput(String(input.jobId))),
+    });
+    const quickExpress = () => ({ ...loadLocalDefinition('job-pipeline'), TimeoutSeconds: 1 });
+    orchestrator = createLocalOrchestrator({ invoke, log: () => {}, definitions: { express: quickExpress }, onExecutionEnded: (r) => reports.push(r) });
+    const express = await orchestrator.startJob(pipelineInput());
+    await orchestrator.whenDone(express);
+
+    expect(calls.filter((c) => c.worker === 'continueJob')).toEqual([{ worker: 'continueJob', input: { jobId: 'job_01' } }]);
+    expect(calls.filter((c) => c.worker === 'finalise')).toEqual([{ worker: 'finalise', input: { jobId: 'job_01', accountId: 'acct' } }]);
+    expect(calls.filter((c) => c.worker === 'preflight')).toHaveLength(2);
+    await vi.waitFor(() => expect(reports).toHaveLength(2));
+    expect(reports.map((r) => [r.kind, r.status])).toEqual([['express', 'failed'], ['standard', 'succeeded']]);
+    expect(reports[1]!.workflowId).toBe(localWorkflowId('standard', 'job_01'));
+    expect(orchestrator.running()).toEqual([]);
+  });
+
+  it('reports the states each execution entered, as Step Functions bills Standard transitions', async () => {
+    const reports: LocalExecutionReport[] = [];
+    const { invoke } = fakeWorkers();
+    const orchestrator = createLocalOrchestrator({ invoke, log: () => {}, onExecutionEnded: (r) => reports.push(r) });
+    const oneStep: PipelineInput = { jobId: 'job_02', accountId: 'acct', tasks: [{ taskId: 'task_a', steps: [{ stepId: 'step_a1', type: 'preflight', index: 0 }] }] };
+    await orchestrator.whenDone(await orchestrator.startJob(oneStep));
+    await vi.waitFor(() => expect(reports).toHaveLength(1));
+    // ProcessTasks, Ingest, SourceReady, RunSteps, RouteStep, Preflight, TaskEnded, Finalise.
+    expect(reports[0]).toMatchObject({ jobId: 'job_02', kind: 'express', status: 'succeeded', stateTransitions: 8 });
   });
 
   it('returns the same execution when a running job is started again, and stop aborts it without finalising', async () => {

@@ -184,7 +184,7 @@ describe('the local runtime', () => {
       runtime = await startLocalRuntime({ port: 0, storagePort: 0, dataDir, quiet: true, env: KNOBS });
       const s = runtime.services;
       // A job accepted but never started, as if the runtime died right after accepting it.
-      const neverStarted = { startJob: async () => 'lost', stop: async () => {} };
+      const neverStarted = { startJob: async () => 'lost', continueJob: async () => 'lost', stop: async () => {} };
       const graph = await createJob(
         { ...s, orchestrator: neverStarted },
         { accountId: 'local', keyId: runtime.apiKeyId, role: 'standard' },

@@ -14,7 +14,7 @@ import {
   StopExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
-import { createSfnOrchestrator, executionArn } from '../../../lambdas/adapters/aws/sfn-orchestrator';
+import { createSfnOrchestrator, executionArn, isExpressExecution } from '../../../lambdas/adapters/aws/sfn-orchestrator';
 import { createSfnWebhookScheduler } from '../../../lambdas/adapters/aws/sfn-webhook-scheduler';
 import { createEventBridgePublisher } from '../../../lambdas/adapters/aws/eventbridge-publisher';
 import { JOB_EVENT_SOURCE, JOB_TERMINAL_DETAIL_TYPE } from '../../../step-definitions/events';
@@ -27,6 +27,8 @@ const ebClient = new EventBridgeClient({ region: 'eu-west-1', credentials });
 const eb = mockClient(ebClient);
 
 const MACHINE = 'arn:aws:states:eu-west-1:123456789012:stateMachine:proofline-jobs';
+const STANDARD = 'arn:aws:states:eu-west-1:123456789012:stateMachine:proofline-jobs-standard';
+const EXPRESS_RUN = 'arn:aws:states:eu-west-1:123456789012:express:proofline-jobs:job_01j0000000000000000000000a:6f1c1a52-0d55-4f6e-9d7e-0b8c4e1f2a3b';
 const WEBHOOKS = 'arn:aws:states:eu-west-1:123456789012:stateMachine:proofline-webhooks';
 const input: PipelineInput = {
   jobId: 'job_01j0000000000000000000000a',
@@ -41,28 +43,36 @@ beforeEach(() => {
 });
 
 describe('the Step Functions orchestrator', () => {
-  const orchestrator = createSfnOrchestrator({ client: sfnClient, stateMachineArn: MACHINE });
+  const orchestrator = createSfnOrchestrator({ client: sfnClient, stateMachineArn: MACHINE, standardStateMachineArn: STANDARD });
 
-  it('starts an execution named after the job with the pipeline input', async () => {
-    sfn.on(StartExecutionCommand).resolves({ executionArn: 'arn:exec:1', startDate: new Date() });
-    expect(await orchestrator.startJob(input)).toBe('arn:exec:1');
+  it('starts a job in the Express machine, named after the job, with the pipeline input', async () => {
+    sfn.on(StartExecutionCommand).resolves({ executionArn: EXPRESS_RUN, startDate: new Date() });
+    expect(await orchestrator.startJob(input)).toBe(EXPRESS_RUN);
     const sent = sfn.commandCalls(StartExecutionCommand)[0]!.args[0].input;
     expect(sent).toEqual({ stateMachineArn: MACHINE, name: input.jobId, input: JSON.stringify(input) });
   });
 
-  it('answers a second start of the same job with the existing execution\'s ARN', async () => {
-    sfn.on(StartExecutionCommand).rejects(new ExecutionAlreadyExists({ message: 'exists', ...meta }));
-    expect(await orchestrator.startJob(input)).toBe(`arn:aws:states:eu-west-1:123456789012:execution:proofline-jobs:${input.jobId}`);
+  it('continues a job in the Standard machine, and answers a second continuation with the existing execution\'s ARN', async () => {
+    sfn.on(StartExecutionCommand)
+      .resolvesOnce({ executionArn: `arn:aws:states:eu-west-1:123456789012:execution:proofline-jobs-standard:${input.jobId}`, startDate: new Date() })
+      .rejectsOnce(new ExecutionAlreadyExists({ message: 'exists', ...meta }));
+    const first = await orchestrator.continueJob(input);
+    expect(await orchestrator.continueJob(input)).toBe(first);
+    expect(first).toBe(`arn:aws:states:eu-west-1:123456789012:execution:proofline-jobs-standard:${input.jobId}`);
+    expect(sfn.commandCalls(StartExecutionCommand)[0]!.args[0].input).toEqual({ stateMachineArn: STANDARD, name: input.jobId, input: JSON.stringify(input) });
     expect(executionArn(MACHINE, 'x')).toBe('arn:aws:states:eu-west-1:123456789012:execution:proofline-jobs:x');
   });
 
   it('rethrows any other start failure', async () => {
     sfn.on(StartExecutionCommand).rejects(new StateMachineDoesNotExist({ message: 'gone', ...meta }));
     await expect(orchestrator.startJob(input)).rejects.toThrow('gone');
+    await expect(orchestrator.continueJob(input)).rejects.toThrow('gone');
   });
 
   it('refuses to start without a configured state machine', async () => {
-    await expect(createSfnOrchestrator({ client: sfnClient, stateMachineArn: '' }).startJob(input)).rejects.toThrow(/STATE_MACHINE_ARN/);
+    const unconfigured = createSfnOrchestrator({ client: sfnClient, stateMachineArn: '', standardStateMachineArn: '' });
+    await expect(unconfigured.startJob(input)).rejects.toThrow(/STATE_MACHINE_ARN/);
+    await expect(unconfigured.continueJob(input)).rejects.toThrow(/STANDARD_STATE_MACHINE_ARN/);
     expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(0);
   });
 
@@ -79,6 +89,13 @@ describe('the Step Functions orchestrator', () => {
     await orchestrator.stop('arn:exec:3');
     await expect(orchestrator.stop('arn:exec:4')).rejects.toThrow('Rate exceeded');
     expect(sfn.commandCalls(StopExecutionCommand)[0]!.args[0].input.executionArn).toBe('arn:exec:1');
+  });
+
+  it('does not ask Step Functions to stop an Express execution, which it refuses', async () => {
+    expect(isExpressExecution(EXPRESS_RUN)).toBe(true);
+    expect(isExpressExecution(executionArn(STANDARD, input.jobId))).toBe(false);
+    await orchestrator.stop(EXPRESS_RUN);
+    expect(sfn.commandCalls(StopExecutionCommand)).toHaveLength(0);
   });
 });
 

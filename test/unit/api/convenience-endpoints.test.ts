@@ -23,6 +23,7 @@ const finishingOrchestrator = (): Orchestrator => ({
     setTimeout(() => void finishJob(t.services, input.accountId, input.jobId), 30);
     return `local:${input.jobId}`;
   },
+  continueJob: async (input) => `local-standard:${input.jobId}`,
   stop: async () => {},
 });
 

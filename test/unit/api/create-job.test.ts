@@ -112,7 +112,7 @@ describe('POST /jobs (async, the default)', () => {
   it('leaves nothing behind and answers 503 when the pipeline cannot be started', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     let jobId = '';
-    setServices({ ...t.services, orchestrator: { startJob: async (input) => { jobId = input.jobId; throw new Error('sfn down'); }, stop: async () => {} } });
+    setServices({ ...t.services, orchestrator: { startJob: async (input) => { jobId = input.jobId; throw new Error('sfn down'); }, continueJob: async () => 'unused', stop: async () => {} } });
     const res = await call('POST', '/jobs', { body: { sources: [{ file: PDF_B64, steps: [{ type: 'preflight' }] }] } });
     log.mockRestore();
     expect(res.status).toBe(503);
@@ -126,7 +126,7 @@ describe('POST /jobs (async, the default)', () => {
     const stopped: string[] = [];
     let jobId = '';
     const jobs = { ...t.services.jobs, patchJob: async () => { throw new Error('table throttled'); } };
-    setServices({ ...t.services, jobs, orchestrator: { startJob: async (input) => { jobId = input.jobId; return `wf-${input.jobId}`; }, stop: async (id) => { stopped.push(id); } } });
+    setServices({ ...t.services, jobs, orchestrator: { startJob: async (input) => { jobId = input.jobId; return `wf-${input.jobId}`; }, continueJob: async () => 'unused', stop: async (id) => { stopped.push(id); } } });
     const res = await call('POST', '/jobs', { body: { sources: [{ file: PDF_B64, steps: [{ type: 'preflight' }] }] } });
     log.mockRestore();
     expect(res.status).toBe(503);
@@ -161,6 +161,7 @@ describe('POST /jobs (sync)', () => {
           setTimeout(() => void finishJob(t.services, input.accountId, input.jobId), 50);
           return `local:${input.jobId}`;
         },
+        continueJob: async () => 'unused',
         stop: async () => {},
       },
     });

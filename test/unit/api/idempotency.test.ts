@@ -106,7 +106,7 @@ describe('Idempotency-Key', () => {
   it('releases the key after a 5xx so the same request can be retried', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
     const key = newKey();
-    setServices({ ...t.services, orchestrator: { startJob: async () => { throw new Error('down'); }, stop: async () => {} } });
+    setServices({ ...t.services, orchestrator: { startJob: async () => { throw new Error('down'); }, continueJob: async () => 'unused', stop: async () => {} } });
     const failed = await post('/jobs', key, body);
     log.mockRestore();
     expect(failed.status).toBe(503);

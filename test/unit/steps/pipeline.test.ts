@@ -44,6 +44,7 @@ const WORKER_HANDLERS: Record<keyof typeof WORKERS, Handler | null> = {
   optimize,
   recordFailure,
   finalise,
+  continueJob: null,
   webhookCaller: null,
 };
 

@@ -15,11 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'puppeteer-core';
 import { waitForJob } from './support/client';
 import { target } from './support/target';
-import { screenshot as shoot, seriousViolations, type DrivenPage } from './support/browser';
+import { recordDialogs, screenshot as shoot, seriousViolations, XSS_NAME, type DrivenPage } from './support/browser';
 import { element, FIREFOX_SCREENSHOT_DIR, launchFirefox, textOf } from './support/firefox';
 import { coarseImagePdf, expectClose, expectedOnScreen, IMAGE_BOX, MEDIA } from './support/framed-page';
 
-const XSS_NAME = '<img src=x onerror=alert(1)>.pdf';
 const ORDER = `firefox-${Date.now()}`;
 
 let browser: Browser;
@@ -50,10 +49,7 @@ beforeAll(async () => {
   browser = await launchFirefox();
   page = await browser.newPage();
   await page.setViewport({ width: 1280, height: 1000 });
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
+  recordDialogs(page, dialogs);
 }, 120_000);
 
 afterAll(async () => {

@@ -13,10 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { api, postForm, waitForJob } from './support/client';
 import { target } from './support/target';
-import { launchBrowser, screenshot, seriousViolations } from './support/browser';
+import { launchBrowser, recordDialogs, screenshot, seriousViolations, XSS_NAME } from './support/browser';
 import { coarseImagePdf, expectClose, expectedOnScreen, IMAGE_BOX, MEDIA, TRIM } from './support/framed-page';
-
-const XSS_NAME = '<img src=x onerror=alert(1)>.pdf';
 
 let browser: Browser;
 let page: Page;
@@ -54,10 +52,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
   page = await context.newPage();
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
+  recordDialogs(page, dialogs);
 }, 180_000);
 
 afterAll(async () => {

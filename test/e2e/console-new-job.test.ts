@@ -11,9 +11,8 @@ import type { Browser, Page } from 'playwright-core';
 import { api, waitForJob } from './support/client';
 import { onePagePdfBase64 } from './support/files';
 import { target } from './support/target';
-import { launchBrowser, screenshot, seriousViolations } from './support/browser';
+import { launchBrowser, recordDialogs, screenshot, seriousViolations, XSS_NAME } from './support/browser';
 
-const XSS_NAME = '<img src=x onerror=alert(1)>.pdf';
 const REFUSED_NAME = 'notes.docx';
 const ORDER = `new-job-${Date.now()}`;
 
@@ -42,10 +41,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
+  recordDialogs(page, dialogs);
   await page.goto(target().baseUrl);
   await page.getByLabel('API key').fill(target().key);
   await page.getByRole('button', { name: 'Sign in' }).click();

@@ -9,9 +9,8 @@ import { api, waitForJob } from './support/client';
 import { onePagePdfBase64, onePagePdfBytes } from './support/files';
 import { serve } from './support/source-server';
 import { target } from './support/target';
-import { launchBrowser, screenshot, seriousViolations } from './support/browser';
+import { launchBrowser, recordDialogs, screenshot, seriousViolations, XSS_NAME } from './support/browser';
 
-const XSS_NAME = '<img src=x onerror=alert(1)>.pdf';
 const ORDER = `console-${Date.now()}`;
 
 let browser: Browser;
@@ -38,10 +37,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = await context.newPage();
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
+  recordDialogs(page, dialogs);
 }, 120_000);
 
 afterAll(async () => {

@@ -17,9 +17,8 @@ import { api, waitForJob } from './support/client';
 import { onePagePdfBase64 } from './support/files';
 import { target } from './support/target';
 import { webhookReceiver, type Receiver } from './support/webhook-receiver';
-import { launchBrowser, screenshot, seriousViolations } from './support/browser';
+import { launchBrowser, recordDialogs, screenshot, seriousViolations, XSS_NAME } from './support/browser';
 
-const XSS_NAME = '<img src=x onerror=alert(1)>.pdf';
 const PHONE = { width: 390, height: 844 };
 
 let browser: Browser;
@@ -30,10 +29,7 @@ let rx: Receiver | null = null;
 
 async function newPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
+  recordDialogs(page, dialogs);
   return page;
 }
 

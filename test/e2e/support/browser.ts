@@ -29,6 +29,35 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox'] });
 }
 
+/**
+ * A file name that is markup: every browser test uploads or names a file so, and the console and
+ * the proof page must show it as text, never make an element of it or run its script.
+ */
+export const XSS_NAME = '<img src=x onerror=alert(1)>.pdf';
+
+/** A page's dialog as playwright-core and puppeteer-core both give it. */
+export interface PageDialog {
+  message(): string;
+  dismiss(): Promise<void>;
+}
+
+/** What recordDialogs needs of a page: playwright-core's and puppeteer-core's pages both announce their dialogs so. */
+export interface DialogSource {
+  on(event: 'dialog', listener: (dialog: PageDialog) => unknown): unknown;
+}
+
+/**
+ * Records the message of every dialog the page opens (alert, confirm, prompt) into `dialogs` and
+ * dismisses it, so that a script run from a hostile name shows in a list the test expects empty.
+ * Pages of one test file may share a list.
+ */
+export function recordDialogs(page: DialogSource, dialogs: string[]): void {
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+}
+
 /** What the helpers below need of a page, which playwright-core's and puppeteer-core's pages both are. */
 export interface DrivenPage {
   screenshot(options: { path: string; fullPage: boolean }): Promise<unknown>;

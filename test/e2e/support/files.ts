@@ -3,7 +3,6 @@
  * builders (test/support/pdf-fixtures.ts).
  */
 import { A5, MM, buildPdf, pdfaSpec, pdfuaSpec, pngBytes, writeLargePdf, type Rect } from '../../support/pdf-fixtures';
-import { addPage, busyContent, save, stream, withFont } from '../../unit/engine/optimize/fixtures';
 
 export interface SimplePdf {
   pages?: number;
@@ -54,6 +53,9 @@ export async function passwordPdfBase64(): Promise<string> {
 
 /** Two pages of uncompressed content: optimize makes it much smaller (streams.recompress). */
 export async function bloatedPdfBase64(): Promise<string> {
+  // Imported here, not at the top: the optimize fixtures bring the engines with them (3 s of
+  // loading), which every e2e file importing this module would pay, and only optimize.test.ts needs.
+  const { addPage, busyContent, save, stream, withFont } = await import('../../unit/engine/optimize/fixtures');
   const { doc, font } = await withFont();
   addPage(doc, stream(doc, busyContent(1), null), font);
   addPage(doc, stream(doc, busyContent(2), null), font);

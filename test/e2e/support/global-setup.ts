@@ -65,8 +65,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const { startLocalRuntime } = await import('../../../local/runtime');
   const runtime = await startLocalRuntime({ port: 0, storagePort: 0, dataDir, quiet: true, env: { ...LOCAL_KNOBS } });
   const port = Number(new URL(runtime.url).port);
-  const admin = await keysCli(dataDir, port, ['create', '--account', 'local', '--role', 'admin']);
-  const other = await keysCli(dataDir, port, ['create', '--account', 'other-shop']);
+  // Both at once: each CLI spends seconds loading under tsx, and no test file starts before both are done.
+  const [admin, other] = await Promise.all([
+    keysCli(dataDir, port, ['create', '--account', 'local', '--role', 'admin']),
+    keysCli(dataDir, port, ['create', '--account', 'other-shop']),
+  ]);
   const t: E2ETarget = {
     baseUrl: runtime.url.endsWith('/') ? runtime.url : `${runtime.url}/`,
     key: runtime.apiKey,

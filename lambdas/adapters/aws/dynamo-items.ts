@@ -3,9 +3,9 @@
  * pk/sk, index gsi1 on gsi1pk/gsi1sk, TTL attribute expiresAt in epoch seconds).
  *
  *   entity   pk                              sk                          gsi1pk          gsi1sk
- *   job      JOB#<jobId>                     JOB                         ACCT#<account>  <jobId>
- *   task     JOB#<jobId>                     TASK#<taskId>
- *   step     JOB#<jobId>                     STEP#<stepId>
+ *   job      JOB#<jobId>                     JOB                         ACCT#<account>  <jobId>      expiresAt (TTL)
+ *   task     JOB#<jobId>                     TASK#<taskId>                                                expiresAt (TTL)
+ *   step     JOB#<jobId>                     STEP#<stepId>                                                expiresAt (TTL)
  *   audit    JOB#<jobId>                     AUDIT#<taskId>#<at>#<seq>
  *   upload   UPLOAD#<uploadId>               UPLOAD                                                       expiresAt (TTL)
  *   api key  KEY#<sha256 of secret>          KEY                         KEYS            <keyId>
@@ -24,8 +24,11 @@
  *   returns each task's entries oldest first.
  * - Record fields are stored as top-level attributes (so filters and updates
  *   can name them) next to the key attributes and `entity`. The one clash is
- *   UploadRecord.expiresAt (an ISO string) with the TTL attribute: an upload
- *   item keeps the ISO string in `expiresAtIso`.
+ *   UploadRecord.expiresAt and JobRecord.expiresAt (ISO strings) with the TTL
+ *   attribute: those items keep the ISO string in `expiresAtIso`.
+ * - A job's retention (domain/retention.ts) is the TTL of its job, task and step
+ *   items, all written at creation. Audit items, appended later by workers, carry
+ *   none: the retention sweep deletes the whole partition (use-cases/expire-jobs.ts).
  * - dynalite has no TTL, so every reader of a TTL'd item checks expiresAt itself.
  */
 import { createHash } from 'node:crypto';
@@ -83,16 +86,34 @@ function strip(item: Item, extra: readonly string[] = []): Item {
 
 // ---------------------------------------------------------------- jobs, tasks, steps, audit
 
-export function jobToItem(job: JobRecord): Item {
-  return { ...job, ...jobItemKey(job.id), gsi1pk: accountJobsPartition(job.accountId), gsi1sk: job.id, entity: 'job' };
+/** The TTL attribute of every item written with a job: its retention in epoch seconds, or none. */
+export function jobRetentionTtl(job: Pick<JobRecord, 'expiresAt'>): { expiresAt?: number } {
+  return job.expiresAt ? { expiresAt: epochSeconds(job.expiresAt) } : {};
 }
-export const itemToJob = (item: Item): JobRecord => strip(item) as unknown as JobRecord;
 
-export const taskToItem = (task: TaskRecord): Item => ({ ...task, ...taskItemKey(task.jobId, task.id), entity: 'task' });
-export const itemToTask = (item: Item): TaskRecord => strip(item) as unknown as TaskRecord;
+export function jobToItem(job: JobRecord): Item {
+  const { expiresAt, ...rest } = job;
+  return {
+    ...rest,
+    ...jobItemKey(job.id),
+    gsi1pk: accountJobsPartition(job.accountId),
+    gsi1sk: job.id,
+    entity: 'job',
+    ...(expiresAt ? { expiresAtIso: expiresAt } : {}),
+    ...jobRetentionTtl(job),
+  };
+}
+export function itemToJob(item: Item): JobRecord {
+  const { expiresAtIso, ...rest } = strip(item, ['expiresAt']);
+  return (typeof expiresAtIso === 'string' ? { ...rest, expiresAt: expiresAtIso } : rest) as unknown as JobRecord;
+}
 
-export const stepToItem = (step: StepRecord): Item => ({ ...step, ...stepItemKey(step.jobId, step.id), entity: 'step' });
-export const itemToStep = (item: Item): StepRecord => strip(item) as unknown as StepRecord;
+/** `ttl`: the job's retention (jobRetentionTtl); the record itself has no expiry of its own. */
+export const taskToItem = (task: TaskRecord, ttl: { expiresAt?: number } = {}): Item => ({ ...task, ...taskItemKey(task.jobId, task.id), entity: 'task', ...ttl });
+export const itemToTask = (item: Item): TaskRecord => strip(item, ['expiresAt']) as unknown as TaskRecord;
+
+export const stepToItem = (step: StepRecord, ttl: { expiresAt?: number } = {}): Item => ({ ...step, ...stepItemKey(step.jobId, step.id), entity: 'step', ...ttl });
+export const itemToStep = (item: Item): StepRecord => strip(item, ['expiresAt']) as unknown as StepRecord;
 
 export function auditToItem(jobId: string, taskId: string, entry: AuditEntry): Item {
   return { ...entry, pk: jobPartition(jobId), sk: auditSortKey(taskId, entry.at), entity: 'audit', taskId };

@@ -20,12 +20,14 @@ import { batchWriteAll, queryAll, type WriteRequest } from './dynamo-batch';
 import { ExpressionBuilder, isConditionalCheckFailed } from './dynamo-expressions';
 import {
   auditToItem,
+  epochSeconds,
   itemToAudit,
   itemToJob,
   itemToStep,
   itemToTask,
   jobItemKey,
   jobPartition,
+  jobRetentionTtl,
   jobToItem,
   stepItemKey,
   stepToItem,
@@ -95,6 +97,27 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
     }
   }
 
+  /** Every job item matching `condition` (besides being a job), with the attributes of `projection`. */
+  async function scanJobs(x: ExpressionBuilder, condition: string, projection: string): Promise<Item[]> {
+    const filter = `${x.name('entity')} = ${x.value('job')} AND ${condition}`;
+    const items: Item[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const out = await client.send(
+        new ScanCommand({
+          TableName: tableName,
+          FilterExpression: filter,
+          ProjectionExpression: projection,
+          ...x.params(),
+          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      startKey = out.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  }
+
   async function readGraph(jobId: string): Promise<JobGraph | null> {
     const items = await queryAll(client, {
       TableName: tableName,
@@ -111,9 +134,10 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
     async createJob(graph) {
       // Rejected before anything is written, like transitionStep.
       for (const step of graph.steps) assertStepFits(step.id, step.result, stepToItem(step));
+      const ttl = jobRetentionTtl(graph.job);
       const children: WriteRequest[] = [
-        ...graph.tasks.map((t) => ({ PutRequest: { Item: taskToItem(t) } })),
-        ...graph.steps.map((s) => ({ PutRequest: { Item: stepToItem(s) } })),
+        ...graph.tasks.map((t) => ({ PutRequest: { Item: taskToItem(t, ttl) } })),
+        ...graph.steps.map((s) => ({ PutRequest: { Item: stepToItem(s, ttl) } })),
       ];
       await batchWriteAll(client, tableName, children);
       // Last, and only if new: the job item is what makes the job visible.
@@ -149,25 +173,17 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
     // to resume jobs a restart interrupted. The cloud never needs it (Step
     // Functions executions survive deployments).
     async listUnfinishedJobIds() {
-      const ids: string[] = [];
       const x = new ExpressionBuilder();
-      const filter = `${x.name('entity')} = ${x.value('job')} AND ${x.in('status', UNFINISHED)}`;
-      const projection = x.name('id');
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const out = await client.send(
-          new ScanCommand({
-            TableName: tableName,
-            FilterExpression: filter,
-            ProjectionExpression: projection,
-            ...x.params(),
-            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-          }),
-        );
-        for (const item of out.Items ?? []) ids.push(String(item.id));
-        startKey = out.LastEvaluatedKey;
-      } while (startKey);
-      return ids.sort();
+      const items = await scanJobs(x, x.in('status', UNFINISHED), x.name('id'));
+      return items.map((item) => String(item.id)).sort();
+    },
+
+    // A scan too, with the same reasoning: only the local runtime's retention sweep calls it
+    // (dynalite has no TTL); in the cloud DynamoDB's TTL deletes the records.
+    async listExpiredJobs(at: Date) {
+      const x = new ExpressionBuilder();
+      const items = await scanJobs(x, `${x.name('expiresAt')} <= ${x.value(epochSeconds(at))}`, `${x.name('id')}, ${x.name('accountId')}`);
+      return items.map((item) => ({ id: String(item.id), accountId: String(item.accountId) })).sort((a, b) => a.id.localeCompare(b.id));
     },
 
     transitionJob(jobId, from, to, jobPatch: JobPatch = {}) {

@@ -16,6 +16,7 @@
  *   throttleBurst         stage burst (default 200)
  *   apiAccessLogs         true for API Gateway access/execution logs (creates the account's CloudWatch role)
  *   webhookRetrySchedule  comma-separated seconds between webhook attempts (default 5,300,1800,7200,18000,36000,36000)
+ *   retentionDays         days after which a job, its records and its files are deleted (default 30; per account: npm run keys -- retention)
  */
 import '../lambdas/platform/polyfills';
 import { App } from 'aws-cdk-lib';
@@ -60,6 +61,7 @@ new ProoflineStack(app, stackName, {
   throttlingBurstLimit: numberContext('throttleBurst'),
   apiAccessLogs: booleanContext('apiAccessLogs'),
   webhookRetrySchedule: schedule === undefined ? undefined : parseSchedule(schedule),
+  retentionDays: numberContext('retentionDays'),
 });
 
 app.synth();

@@ -14,6 +14,8 @@ import { ConsoleSite } from './constructs/console-site';
 import { PublicDistribution } from './constructs/public-distribution';
 import { JobEvents } from './constructs/job-events';
 import { Pipeline } from './constructs/pipeline';
+import { RetentionSweep } from './constructs/retention-sweep';
+import { DEFAULT_RETENTION_DAYS, isValidRetentionDays } from '../lambdas/domain/retention';
 import { Storage } from './constructs/storage';
 
 export interface ProoflineStackProps extends StackProps {
@@ -35,6 +37,11 @@ export interface ProoflineStackProps extends StackProps {
   throttlingBurstLimit?: number;
   /** API Gateway access and execution logs (creates the account's API Gateway CloudWatch role); default off. */
   apiAccessLogs?: boolean;
+  /**
+   * Days after its creation that a job, its records and its files are deleted (RETENTION_DAYS of the
+   * API's functions; default 30); an account may have its own (`npm run keys -- retention`).
+   */
+  retentionDays?: number;
   /** Webhook retry delays in seconds; default the contract's (5 s … 10 h). */
   webhookRetrySchedule?: readonly number[];
   /** Retention of every log group; default one month. */
@@ -51,6 +58,7 @@ export class ProoflineStack extends Stack {
   readonly events: JobEvents;
   readonly pipeline: Pipeline;
   readonly api: Api;
+  readonly retention: RetentionSweep;
   readonly consoleSite: ConsoleSite;
   readonly distribution: PublicDistribution;
   /**
@@ -94,6 +102,12 @@ export class ProoflineStack extends Stack {
       accessLogs: props.apiAccessLogs,
       ...shared,
     });
+
+    const retentionDays = props.retentionDays ?? DEFAULT_RETENTION_DAYS;
+    if (!isValidRetentionDays(retentionDays)) throw new Error(`retentionDays must be a whole number of days from 1 to 3650, got ${retentionDays}`);
+    // Jobs get their expiry where they are created: in the API's functions.
+    for (const fn of Object.values(this.api.handlers)) fn.addEnvironment('RETENTION_DAYS', String(retentionDays));
+    this.retention = new RetentionSweep(this, 'Retention', { storage: this.storage, pipeline: this.pipeline.stateMachine, ...shared });
 
     this.consoleSite = new ConsoleSite(this, 'Console', { logRetention: props.logRetention });
     this.distribution = new PublicDistribution(this, 'Public', {

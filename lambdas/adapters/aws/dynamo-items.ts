@@ -26,9 +26,10 @@
  *   can name them) next to the key attributes and `entity`. The one clash is
  *   UploadRecord.expiresAt and JobRecord.expiresAt (ISO strings) with the TTL
  *   attribute: those items keep the ISO string in `expiresAtIso`.
- * - A job's retention (domain/retention.ts) is the TTL of its job, task and step
- *   items, all written at creation. Audit items, appended later by workers, carry
- *   none: the retention sweep deletes the whole partition (use-cases/expire-jobs.ts).
+ * - A job's retention (domain/retention.ts) is, a day later, the TTL of its job,
+ *   task and step items, all written at creation (jobRetentionTtl). Audit items,
+ *   appended later by workers, carry none: the retention sweep deletes the whole
+ *   partition (use-cases/expire-jobs.ts).
  * - dynalite has no TTL, so every reader of a TTL'd item checks expiresAt itself.
  */
 import { createHash } from 'node:crypto';
@@ -86,9 +87,17 @@ function strip(item: Item, extra: readonly string[] = []): Item {
 
 // ---------------------------------------------------------------- jobs, tasks, steps, audit
 
-/** The TTL attribute of every item written with a job: its retention in epoch seconds, or none. */
+/**
+ * How long after a job's expiry DynamoDB's TTL may delete its records: the retention sweep
+ * (use-cases/expire-jobs.ts, hourly in the cloud) deletes the job first, with its files and its
+ * references to shared uploads, which TTL alone would leave behind; TTL only catches a job a
+ * sweep missed.
+ */
+export const RECORD_TTL_SLACK_SECONDS = 24 * 3600;
+
+/** The TTL attribute of every item written with a job: its expiry plus the slack, in epoch seconds, or none. */
 export function jobRetentionTtl(job: Pick<JobRecord, 'expiresAt'>): { expiresAt?: number } {
-  return job.expiresAt ? { expiresAt: epochSeconds(job.expiresAt) } : {};
+  return job.expiresAt ? { expiresAt: epochSeconds(job.expiresAt) + RECORD_TTL_SLACK_SECONDS } : {};
 }
 
 export function jobToItem(job: JobRecord): Item {

@@ -20,7 +20,6 @@ import { batchWriteAll, queryAll, type WriteRequest } from './dynamo-batch';
 import { ExpressionBuilder, isConditionalCheckFailed } from './dynamo-expressions';
 import {
   auditToItem,
-  epochSeconds,
   itemToAudit,
   itemToJob,
   itemToStep,
@@ -178,11 +177,11 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
       return items.map((item) => String(item.id)).sort();
     },
 
-    // A scan too, with the same reasoning: only the local runtime's retention sweep calls it
-    // (dynalite has no TTL); in the cloud DynamoDB's TTL deletes the records.
+    // A scan too: the retention sweep calls it, on a timer locally and hourly in the cloud, and a
+    // job's expiry is no key of the table. ISO 8601 instants in UTC compare as strings.
     async listExpiredJobs(at: Date) {
       const x = new ExpressionBuilder();
-      const items = await scanJobs(x, `${x.name('expiresAt')} <= ${x.value(epochSeconds(at))}`, `${x.name('id')}, ${x.name('accountId')}`);
+      const items = await scanJobs(x, `${x.name('expiresAtIso')} <= ${x.value(iso(at))}`, `${x.name('id')}, ${x.name('accountId')}`);
       return items.map((item) => ({ id: String(item.id), accountId: String(item.accountId) })).sort((a, b) => a.id.localeCompare(b.id));
     },
 

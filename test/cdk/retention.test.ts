@@ -1,0 +1,50 @@
+/**
+ * Retention in the synthesized stack (domain/retention.ts): the API's functions give jobs their
+ * expiry from the stack's period, a scheduled sweep deletes expired jobs with their files, and
+ * DynamoDB's TTL on the records is the backstop behind it.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Template } from 'aws-cdk-lib/assertions';
+import { TABLE_SCHEMA } from '../../lambdas/adapters/aws/table-schema';
+import { ROUTES, routeEntry } from '../../lambdas/api/routes';
+import { RETENTION_SWEEP_ENTRY } from '../../lib/constructs/retention-sweep';
+import { synthProofline } from './support/synth';
+import { allowedActions, functionIdByEntry, getAttId, resource, resourcesOfType, roleIdOfFunction, statementsOfRole } from './support/template-queries';
+
+let template: Template;
+beforeAll(() => {
+  ({ template } = synthProofline());
+});
+
+const envOf = (t: Template, entry: string): Record<string, unknown> => resource(t, functionIdByEntry(t, entry)).Properties.Environment.Variables;
+
+describe('retention', () => {
+  it("gives every API function the stack's retention period, 30 days by default, and the one asked for", () => {
+    const entries = [...new Set(ROUTES.map(routeEntry))];
+    for (const entry of entries) expect(envOf(template, entry).RETENTION_DAYS, entry).toBe('30');
+    const longer = synthProofline({ stackProps: { retentionDays: 90 } }).template;
+    for (const entry of entries) expect(envOf(longer, entry).RETENTION_DAYS, entry).toBe('90');
+  });
+
+  it('refuses a period that is not whole days from 1 to 3650', () => {
+    for (const retentionDays of [0, 2.5, 3651]) expect(() => synthProofline({ stackProps: { retentionDays } }), String(retentionDays)).toThrow(/retentionDays/);
+  });
+
+  it('lets DynamoDB expire records by their TTL attribute', () => {
+    const [, table] = resourcesOfType(template, 'AWS::DynamoDB::Table')[0]!;
+    expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: TABLE_SCHEMA.ttlAttribute, Enabled: true });
+  });
+
+  it('runs the sweep every hour, which may delete records and files, re-tag uploads and stop executions', () => {
+    const sweepId = functionIdByEntry(template, RETENTION_SWEEP_ENTRY);
+    const rules = resourcesOfType(template, 'AWS::Events::Rule').filter(([, r]) => (r.Properties.Targets as { Arn: unknown }[]).some((x) => getAttId(x.Arn) === sweepId));
+    expect(rules).toHaveLength(1);
+    expect(rules[0]![1].Properties.ScheduleExpression).toBe('rate(1 hour)');
+    const env = envOf(template, RETENTION_SWEEP_ENTRY);
+    expect(Object.keys(env)).toEqual(expect.arrayContaining(['TABLE_NAME', 'BUCKET_NAME', 'STATE_MACHINE_ARN']));
+    const actions = allowedActions(statementsOfRole(template, roleIdOfFunction(template, sweepId)));
+    for (const action of ['dynamodb:Scan', 'dynamodb:Query', 'dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 's3:DeleteObject*', 's3:PutObjectTagging', 'states:StopExecution']) {
+      expect(actions.has(action), action).toBe(true);
+    }
+  });
+});

@@ -11,6 +11,11 @@ import {
   itemToJob,
   itemToUpload,
   jobToItem,
+  RECORD_TTL_SLACK_SECONDS,
+  stepToItem,
+  taskToItem,
+  itemToTask,
+  jobRetentionTtl,
   uploadToItem,
   UPLOAD_RECORD_RETENTION_SECONDS,
 } from '../../../lambdas/adapters/aws/dynamo-items';
@@ -28,6 +33,22 @@ describe('the item layout', () => {
     const item = jobToItem(job);
     expect(item).toMatchObject({ pk: `JOB#${job.id}`, sk: 'JOB', gsi1pk: 'ACCT#acct-9', gsi1sk: job.id, entity: 'job' });
     expect(itemToJob(item)).toEqual(job);
+  });
+
+  it("keeps a job's ISO expiry apart from the TTL of its job, task and step items, which comes a day later (the sweep goes first)", () => {
+    const graph = makeJobGraph({ ids, accountId: 'acct-9' });
+    const job = { ...graph.job, expiresAt: '2026-12-01T08:00:00.000Z' };
+    const ttl = Date.parse(job.expiresAt) / 1000 + RECORD_TTL_SLACK_SECONDS;
+    const item = jobToItem(job);
+    expect(item).toMatchObject({ expiresAtIso: job.expiresAt, expiresAt: ttl });
+    expect(itemToJob(item)).toEqual(job);
+    const task = taskToItem(graph.tasks[0]!, jobRetentionTtl(job));
+    expect(task.expiresAt).toBe(ttl);
+    expect(itemToTask(task)).toEqual(graph.tasks[0]);
+    expect(stepToItem(graph.steps[0]!, jobRetentionTtl(job)).expiresAt).toBe(ttl);
+    // A job from before retention: no TTL on anything, and none read back.
+    expect(jobToItem(graph.job)).not.toHaveProperty('expiresAt');
+    expect(jobRetentionTtl(graph.job)).toEqual({});
   });
 
   it('keeps an upload\'s ISO expiry apart from the numeric TTL attribute, which outlives it by the retention window', () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setServices } from '../../../lambdas/platform/services';
 import { expireJobs } from '../../../lambdas/domain/use-cases/expire-jobs';
 import { setAccountRetention } from '../../../lambdas/domain/keys';
+import { handler as cloudSweep } from '../../../lambdas/retention/sweep';
 import { startTestServices, type TestServices } from '../../support/test-services';
 import { ACCOUNT_A, ACCOUNT_B, call } from './support/api-client';
 
@@ -104,6 +105,13 @@ describe('the retention sweep', () => {
     expect((await call('GET', `/jobs/${second.id}`)).status).toBe(404);
     // No job refers to it and its fileRef expired long ago: the file is gone too.
     expect(await t.services.blobs.head(upload.key)).toBeNull();
+  });
+
+  it("runs in the cloud as the scheduled function's handler, which says how many jobs it deleted", async () => {
+    const job = await createJob([INLINE_FILE]);
+    nowMs = Date.parse(job.expiresAt!);
+    expect(await cloudSweep()).toEqual({ deleted: 1, failed: [] });
+    expect((await call('GET', `/jobs/${job.id}`)).status).toBe(404);
   });
 
   it('leaves jobs created before retention existed (no expiresAt) alone', async () => {

@@ -14,7 +14,9 @@
  *   stageName             API stage, first path segment of ApiUrl (default v1)
  *   throttleRate          stage requests per second (default 100)
  *   throttleBurst         stage burst (default 200)
- *   apiAccessLogs         true for API Gateway access/execution logs (creates the account's CloudWatch role)
+ *   apiAccessLogs         false to turn off API Gateway access/execution logs (default true; they create the account's CloudWatch role)
+ *   webAcl                true for an AWS WAF web ACL on the API stage: AWS managed rule groups and a rate rule (default false)
+ *   webAclRateLimit       with webAcl, requests per client address in 5 minutes before WAF blocks it (default 2000)
  *   webhookRetrySchedule  comma-separated seconds between webhook attempts (default 5,300,1800,7200,18000,36000,36000)
  *   retentionDays         days after which a job, its records and its files are deleted (default 30; per account: npm run keys -- retention)
  */
@@ -60,6 +62,8 @@ new ProoflineStack(app, stackName, {
   throttlingRateLimit: numberContext('throttleRate'),
   throttlingBurstLimit: numberContext('throttleBurst'),
   apiAccessLogs: booleanContext('apiAccessLogs'),
+  webAcl: booleanContext('webAcl'),
+  webAclRateLimit: numberContext('webAclRateLimit'),
   webhookRetrySchedule: schedule === undefined ? undefined : parseSchedule(schedule),
   retentionDays: numberContext('retentionDays'),
 });

@@ -9,7 +9,10 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { EntryResolver } from './paths';
+import { AccessLogsBucket } from './constructs/access-logs-bucket';
 import { Api } from './constructs/api';
+import { ApiWebAcl } from './constructs/api-web-acl';
+import { acknowledgeNag } from './constructs/nag-acknowledgements';
 import { ConsoleSite } from './constructs/console-site';
 import { PublicDistribution } from './constructs/public-distribution';
 import { JobEvents } from './constructs/job-events';
@@ -35,13 +38,17 @@ export interface ProoflineStackProps extends StackProps {
   /** Stage throttling; defaults 100 requests/s, burst 200. */
   throttlingRateLimit?: number;
   throttlingBurstLimit?: number;
-  /** API Gateway access and execution logs (creates the account's API Gateway CloudWatch role); default off. */
+  /** API Gateway access and execution logs (creates the account's API Gateway CloudWatch role); default on. */
   apiAccessLogs?: boolean;
   /**
    * Days after its creation that a job, its records and its files are deleted (RETENTION_DAYS of the
    * API's functions; default 30); an account may have its own (`npm run keys -- retention`).
    */
   retentionDays?: number;
+  /** An AWS WAF web ACL on the API stage (managed rule groups and a rate rule, ./constructs/api-web-acl.ts); default off. */
+  webAcl?: boolean;
+  /** With webAcl: requests per client address in 5 minutes before WAF blocks it; default 2000. */
+  webAclRateLimit?: number;
   /** Webhook retry delays in seconds; default the contract's (5 s … 10 h). */
   webhookRetrySchedule?: readonly number[];
   /** Retention of every log group; default one month. */
@@ -54,6 +61,7 @@ export interface ProoflineStackProps extends StackProps {
 }
 
 export class ProoflineStack extends Stack {
+  readonly accessLogs: AccessLogsBucket;
   readonly storage: Storage;
   readonly events: JobEvents;
   readonly pipeline: Pipeline;
@@ -61,6 +69,7 @@ export class ProoflineStack extends Stack {
   readonly retention: RetentionSweep;
   readonly consoleSite: ConsoleSite;
   readonly distribution: PublicDistribution;
+  readonly webAcl?: ApiWebAcl;
   /**
    * `https://<id>.cloudfront.net`, no trailing slash: where the console is and, on the same
    * origin, the API (`/jobs`, …). The API's functions get it as PUBLIC_ORIGIN (unless `consoleOrigin` names the console's own domain).
@@ -71,9 +80,11 @@ export class ProoflineStack extends Stack {
     super(scope, id, props);
     const shared = { logRetention: props.logRetention, resolveEntry: props.resolveEntry };
 
+    this.accessLogs = new AccessLogsBucket(this, 'AccessLogs', { retainData: props.retainData });
     this.storage = new Storage(this, 'Storage', {
       retainData: props.retainData,
       corsAllowedOrigins: props.corsAllowedOrigins,
+      accessLogsBucket: this.accessLogs.bucket,
     });
     this.events = new JobEvents(this, 'Events', {
       storage: this.storage,
@@ -91,6 +102,11 @@ export class ProoflineStack extends Stack {
       description: 'Proofline: the HMAC key share links to proof pages are signed with (docs/api.md §3, Share links).',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
+    acknowledgeNag(
+      shareSigningSecret,
+      'AwsSolutions-SMG4',
+      'Rotating this key revokes every share link customers were sent, so it is rotated by hand (a new secret value) when a leak is suspected, never on a schedule.',
+    );
     this.api = new Api(this, 'Api', {
       storage: this.storage,
       pipeline: this.pipeline.stateMachine,
@@ -109,12 +125,23 @@ export class ProoflineStack extends Stack {
     for (const fn of Object.values(this.api.handlers)) fn.addEnvironment('RETENTION_DAYS', String(retentionDays));
     this.retention = new RetentionSweep(this, 'Retention', { storage: this.storage, pipeline: this.pipeline.stateMachine, ...shared });
 
-    this.consoleSite = new ConsoleSite(this, 'Console', { logRetention: props.logRetention });
+    if (props.webAcl) {
+      this.webAcl = new ApiWebAcl(this, 'ApiWebAcl', { stage: this.api.restApi.deploymentStage, rateLimitPer5Minutes: props.webAclRateLimit });
+    } else {
+      acknowledgeNag(
+        this.api.restApi.deploymentStage,
+        'AwsSolutions-APIG3',
+        'The WAF web ACL is a deployment option (context webAcl), off by default: it is billed per request and per rule, and the stage is throttled and every costly route needs a key.',
+      );
+    }
+
+    this.consoleSite = new ConsoleSite(this, 'Console', { logRetention: props.logRetention, accessLogsBucket: this.accessLogs.bucket });
     this.distribution = new PublicDistribution(this, 'Public', {
       consoleBucket: this.consoleSite.bucket,
       restApi: this.api.restApi,
       apiStageName: this.api.stageName,
       filesBucket: this.storage.bucket,
+      logBucket: this.accessLogs.bucket,
     });
     this.publicUrl = this.distribution.url;
     // The console's uploads go straight to the bucket. Its CORS rule cannot name this distribution:

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { provisionBucket, provisionTable } from '../lambdas/adapters/aws';
+import { closeDynaliteIteratorsOnDestroy } from './dynalite-iterators';
 
 /** s3rver accepts only its own account's key pair. */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -74,6 +75,8 @@ export interface Standins {
 
 export async function startDynalite(opts: { path?: string; port?: number } = {}): Promise<{ endpoint: string; stop(): Promise<void> }> {
   if (opts.path) await mkdir(opts.path, { recursive: true });
+  // Else every Query and Scan leaves a LevelDB iterator open (dynalite-iterators.ts).
+  closeDynaliteIteratorsOnDestroy();
   // Tables become ACTIVE at once instead of after dynalite's default 500 ms.
   const server = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(opts.path ? { path: opts.path } : {}) });
   await listen(server, opts.port ?? 0);

@@ -9,7 +9,7 @@
  * given to the functions as AUTH_CACHE_TTL_SECONDS, the value the local runtime
  * emulates that cache with, so both behave alike.
  */
-import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   AuthorizationType,
   EndpointType,
@@ -32,6 +32,7 @@ import type { EntryResolver } from '../paths';
 import { addGatewayResponses } from './gateway-responses';
 import { ProoflineNodejsFunction } from './proofline-nodejs-function';
 import { addMethodNotAllowed } from './method-not-allowed';
+import { acknowledgeNag, acknowledgePublicMethod, wildcardResourceFinding } from './nag-acknowledgements';
 import type { Storage } from './storage';
 
 /** docs/api.md §8: a revoked key stops working within this. */
@@ -54,9 +55,10 @@ export interface ApiProps {
   /** How long the gateway caches the authoriser's verdict per token; default 30 s, at most 60. */
   authCacheTtlSeconds?: number;
   /**
-   * Access logs and execution logs of the stage. They need API Gateway's
-   * account-wide CloudWatch role, which this then creates (and keeps when the
-   * stack is deleted, as other APIs of the account may rely on it); default off.
+   * Access logs (JSON, standard fields) and execution logs (level ERROR, no request or response
+   * bodies) of the stage. They need API Gateway's account-wide CloudWatch role, which this then
+   * creates (and keeps when the stack is deleted, as other APIs of the account may rely on it);
+   * default on. Turn off only where the account's API Gateway settings are managed elsewhere.
    */
   accessLogs?: boolean;
   logRetention?: RetentionDays;
@@ -90,7 +92,7 @@ export class Api extends Construct {
       NETWORK_MODE: 'cloud',
       AUTH_CACHE_TTL_SECONDS: String(authCacheTtl),
     };
-    const accessLogs = props.accessLogs ?? false;
+    const accessLogs = props.accessLogs ?? true;
     this.stageName = props.stageName ?? 'v1';
 
     this.restApi = new RestApi(this, 'RestApi', {
@@ -121,6 +123,18 @@ export class Api extends Construct {
       },
     });
     addGatewayResponses(this.restApi);
+    acknowledgeNag(
+      this.restApi,
+      'AwsSolutions-APIG2',
+      'Every handler validates its request against the contract (zod schemas, docs/api.md) and answers in its error shape; a gateway request validator without models would check nothing more.',
+    );
+    if (accessLogs) {
+      acknowledgeNag(
+        this.restApi,
+        'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        "API Gateway's account-wide CloudWatch role: the AWS managed policy is the one AWS documents for it, and the role may be assumed by API Gateway only.",
+      );
+    }
 
     this.authorizerFunction = new ProoflineNodejsFunction(this, 'AuthorizerFunction', {
       entry: AUTHORIZER_ENTRY,
@@ -130,7 +144,7 @@ export class Api extends Construct {
       resolveEntry: props.resolveEntry,
       environment,
     });
-    table.grantReadData(this.authorizerFunction);
+    props.storage.grantRecords(this.authorizerFunction, 'read');
     const authorizer = new TokenAuthorizer(this, 'SecretKeyAuthorizer', {
       handler: this.authorizerFunction,
       identitySource: IdentitySource.header('Authorization'),
@@ -141,13 +155,30 @@ export class Api extends Construct {
     for (const route of ROUTES) {
       const fn = this.routeFunction(route, environment, props);
       const resource = this.restApi.root.resourceForPath(route.path);
-      resource.addMethod(route.method, new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }), {
+      const method = resource.addMethod(route.method, new LambdaIntegration(fn, { proxy: true, allowTestInvoke: false }), {
         operationName: pascal(route.handler),
         ...(route.auth ? { authorizer, authorizationType: AuthorizationType.CUSTOM } : { authorizationType: AuthorizationType.NONE }),
       });
+      if (route.auth) {
+        acknowledgeNag(
+          method,
+          'AwsSolutions-COG4',
+          "Authorised by the custom key authoriser (TokenAuthorizer on the Authorization header): clients are shops' servers holding API keys (docs/api.md §8), not Cognito users.",
+        );
+      } else {
+        const reason = `${route.method} ${route.path} is public by the contract (docs/api.md, auth: false): it serves no account's data, or only one job's proof to the holder of a signed share link, which the handler verifies.`;
+        acknowledgePublicMethod(method, reason);
+      }
       methodsByResource.set(resource, [...(methodsByResource.get(resource) ?? []), route.method]);
     }
     for (const [resource, methods] of methodsByResource) addMethodNotAllowed(resource, methods);
+  }
+
+  /** What StateMachine.grantExecution allows: `arn:…:execution:<machine name>:*`. */
+  private executionArnPattern(machine: IStateMachine): string {
+    const stack = Stack.of(machine);
+    const name = stack.splitArn(machine.stateMachineArn, ArnFormat.COLON_RESOURCE_NAME).resourceName;
+    return `${stack.formatArn({ resource: 'execution', service: 'states', resourceName: name, arnFormat: ArnFormat.COLON_RESOURCE_NAME })}:*`;
   }
 
   private routeFunction(route: RouteSpec, environment: Record<string, string>, props: ApiProps): ProoflineNodejsFunction {
@@ -171,10 +202,15 @@ export class Api extends Construct {
     if (uses.includes('eventBus')) props.eventBus.grantPutEventsTo(fn);
     // Every handler composes the same services; presigned URLs are signed with
     // the function's own credentials, so it needs the object permissions itself.
-    props.storage.table.grantReadWriteData(fn);
-    props.storage.bucket.grantReadWrite(fn);
+    props.storage.grantRecords(fn, 'readWrite');
+    props.storage.grantFiles(fn, 'readWrite');
     props.pipeline.grantStartExecution(fn);
     props.pipeline.grantExecution(fn, 'states:StopExecution');
+    acknowledgeNag(
+      fn.role ?? fn,
+      wildcardResourceFinding(this, this.executionArnPattern(props.pipeline)),
+      "StopExecution on the job pipeline's executions (DELETE /jobs/{id}): their names are job ids, made at run time.",
+    );
     this.handlers[route.handler] = fn;
     return fn;
   }

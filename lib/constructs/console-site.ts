@@ -11,11 +11,12 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { CONSOLE_PAGE_FILES, consoleCacheControl } from '../../web/build-console';
 import { ConsoleAsset } from '../bundling/console-asset';
+import { acknowledgeNag, BUCKET_GRANT_READ_ACTIONS, BUCKET_GRANT_WRITE_ACTIONS, wildcardActionFinding, wildcardResourceFinding } from './nag-acknowledgements';
 
 export interface ConsoleSiteProps {
   /**
@@ -25,6 +26,8 @@ export interface ConsoleSiteProps {
   deploymentMemoryMb?: number;
   /** Retention of the deployment function's log group; default one month. */
   logRetention?: RetentionDays;
+  /** Where the console bucket's S3 server access logs go (prefix `console/`); default none. */
+  accessLogsBucket?: IBucket;
 }
 
 export class ConsoleSite extends Construct {
@@ -45,6 +48,7 @@ export class ConsoleSite extends Construct {
       // Only build output: every deploy puts it back, so it leaves with the stack.
       removalPolicy: RemovalPolicy.DESTROY,
       autoDeleteObjects: true,
+      ...(props.accessLogsBucket ? { serverAccessLogsBucket: props.accessLogsBucket, serverAccessLogsPrefix: 'console/' } : {}),
     });
 
     const asset = new ConsoleAsset(this, 'Build');
@@ -78,5 +82,27 @@ export class ConsoleSite extends Construct {
       ...deployment,
     });
     this.pageDeployment.node.addDependency(this.assetsDeployment);
+    this.acknowledgeDeploymentFunction(asset);
+  }
+
+  /**
+   * CDK's BucketDeployment function (one per memory size, shared by both deployments) is CDK's
+   * code with CDK's role: its runtime and grants are not ours to choose.
+   */
+  private acknowledgeDeploymentFunction(asset: ConsoleAsset): void {
+    const role = this.assetsDeployment.handlerRole;
+    const fn = role.node.scope!;
+    acknowledgeNag(fn, 'AwsSolutions-L1', "CDK's BucketDeployment handler: CDK pins its runtime (a Python runtime it tests with); it runs only at deploy time.");
+    acknowledgeNag(
+      role,
+      'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+      "CDK's BucketDeployment handler role, which CDK creates with the basic execution policy; the handler writes only its logs.",
+    );
+    const reason = 'BucketDeployment grants: read the console build asset, write the console bucket, nothing else.';
+    for (const action of [...BUCKET_GRANT_READ_ACTIONS, ...BUCKET_GRANT_WRITE_ACTIONS]) {
+      acknowledgeNag(role, wildcardActionFinding(action), reason);
+    }
+    acknowledgeNag(role, wildcardResourceFinding(this, asset.bucket.arnForObjects('*')), `${reason} Asset keys are content hashes.`);
+    acknowledgeNag(role, wildcardResourceFinding(this, this.bucket.arnForObjects('*')), `${reason} Asset names are content hashes.`);
   }
 }

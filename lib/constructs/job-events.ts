@@ -72,7 +72,7 @@ export class JobEvents extends Construct {
       },
     });
     // Reads the job and the account's signing secret, records each delivery.
-    table.grantReadWriteData(this.webhookCaller);
+    props.storage.grantRecords(this.webhookCaller, 'readWrite');
     StateMachine.fromStateMachineName(this, 'WebhookRetriesByName', machineName).grantStartExecution(this.webhookCaller);
 
     this.webhookStateMachine = new AslStateMachine(this, 'WebhookRetries', {

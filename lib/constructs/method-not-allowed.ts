@@ -14,6 +14,7 @@ import {
 } from 'aws-cdk-lib/aws-apigateway';
 import { ERROR_CODES } from '../../lambdas/domain/errors';
 import { REQUEST_ID_HEADERS } from '../../lambdas/api/middleware/request-id';
+import { acknowledgePublicMethod } from './nag-acknowledgements';
 
 const STATUS = String(ERROR_CODES.method_not_allowed.status);
 
@@ -56,7 +57,7 @@ export function addMethodNotAllowed(resource: IResource, allowed: readonly strin
       },
     ],
   });
-  resource.addMethod('ANY', integration, {
+  const method = resource.addMethod('ANY', integration, {
     authorizationType: AuthorizationType.NONE,
     methodResponses: [
       {
@@ -69,4 +70,6 @@ export function addMethodNotAllowed(resource: IResource, allowed: readonly strin
       },
     ],
   });
+  const reason = 'A mock integration that answers 405 with the Allow header and runs no code: like an unknown route, it needs no key (docs/api.md §7).';
+  acknowledgePublicMethod(method, reason);
 }

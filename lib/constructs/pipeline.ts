@@ -50,10 +50,9 @@ export class Pipeline extends Construct {
           ...(workerId === 'ingest' ? { NETWORK_MODE: 'cloud' } : {}),
         },
       });
-      table.grantReadWriteData(fn);
+      props.storage.grantRecords(fn, 'readWrite');
       // Workers that write files (sources, fixed PDFs, reports, images); the rest only read them.
-      if (spec.writesFiles) bucket.grantReadWrite(fn);
-      else bucket.grantRead(fn);
+      props.storage.grantFiles(fn, spec.writesFiles ? 'readWrite' : 'read');
       this.functions[workerId] = fn;
     }
 

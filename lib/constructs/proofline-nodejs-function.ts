@@ -4,7 +4,11 @@
  * so runtime, architecture, tracing, logging and bundling never drift between
  * functions.
  *
- * - nodejs22.x on ARM64 (Graviton), X-Ray active tracing, JSON logs kept a month.
+ * - nodejs24.x, the newest Node.js runtime aws-cdk-lib offers (cdk-nag AwsSolutions-L1), on
+ *   ARM64 (Graviton), X-Ray active tracing, JSON logs kept a month. The bundle targets Node 20,
+ *   the oldest Node the code supports (package.json engines), so it runs there too.
+ * - A role of its own that may write only to the function's own log group, instead of
+ *   AWSLambdaBasicExecutionRole (any log group of the account; cdk-nag AwsSolutions-IAM4).
  * - ESM output (index.mjs): file-type and other dependencies are ESM-only. The
  *   banner recreates `require`, `__filename` and `__dirname`, which CommonJS
  *   dependencies inside an ESM bundle still call (esbuild renames any bundled
@@ -18,6 +22,7 @@ import { Duration, RemovalPolicy, Size, Stack } from 'aws-cdk-lib';
 import { Architecture, LoggingFormat, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogLevel, NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
 import { defaultEntryResolver, LOCK_FILE, REPO_ROOT, type EntryResolver } from '../paths';
 import type { WorkerSpec } from '../../step-definitions/workers';
@@ -27,8 +32,9 @@ import {
   runtimeFilesCommands,
   type RuntimeFiles,
 } from '../bundling/runtime-files';
+import { acknowledgeXrayWildcard } from './nag-acknowledgements';
 
-export const LAMBDA_RUNTIME = Runtime.NODEJS_22_X;
+export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 export const LAMBDA_ARCHITECTURE = Architecture.ARM_64;
 
 /** Makes CommonJS globals exist in the ESM bundle. */
@@ -84,6 +90,11 @@ export class ProoflineNodejsFunction extends NodejsFunction {
       retention: props.logRetention ?? RetentionDays.ONE_MONTH,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    const role = new Role(scope, `${id}ServiceRole`, {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Proofline: ${props.entry}`,
+    });
+    logGroup.grantWrite(role);
 
     super(scope, id, {
       entry: (props.resolveEntry ?? defaultEntryResolver)(props.entry),
@@ -98,6 +109,7 @@ export class ProoflineNodejsFunction extends NodejsFunction {
       timeout: Duration.seconds(props.timeoutSeconds),
       ephemeralStorageSize: Size.mebibytes(props.ephemeralStorageMb ?? 512),
       logGroup,
+      role,
       loggingFormat: LoggingFormat.JSON,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
@@ -106,7 +118,7 @@ export class ProoflineNodejsFunction extends NodejsFunction {
       },
       bundling: {
         format: OutputFormat.ESM,
-        target: 'node22',
+        target: 'node20',
         mainFields: ['module', 'main'],
         banner: ESM_REQUIRE_BANNER,
         minify: true,
@@ -122,5 +134,6 @@ export class ProoflineNodejsFunction extends NodejsFunction {
         },
       },
     });
+    acknowledgeXrayWildcard(role);
   }
 }

@@ -34,6 +34,7 @@ import {
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { IBucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
+import { acknowledgeNag } from './nag-acknowledgements';
 import { ROUTES, type RouteSpec } from '../../lambdas/api/routes';
 import { CONSOLE_INDEX_FILE } from '../../web/build-console';
 import { apiPathPatterns, CONSOLE_ASSETS_PATTERN } from './api-path-patterns';
@@ -51,6 +52,8 @@ export interface PublicDistributionProps {
   routes?: readonly Pick<RouteSpec, 'path'>[];
   /** Edge locations to serve from; default all of them. */
   priceClass?: PriceClass;
+  /** Where CloudFront's standard access logs go (prefix `cloudfront/`); default none. */
+  logBucket?: IBucket;
 }
 
 export class PublicDistribution extends Construct {
@@ -106,7 +109,23 @@ export class PublicDistribution extends Construct {
       },
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: props.priceClass ?? PriceClass.PRICE_CLASS_ALL,
+      ...(props.logBucket ? { enableLogging: true, logBucket: props.logBucket, logFilePrefix: 'cloudfront/' } : {}),
     });
+    acknowledgeNag(
+      this.distribution,
+      'AwsSolutions-CFR1',
+      "Print shops' customers open proofs from anywhere; a deployment for one market can add a geo restriction.",
+    );
+    acknowledgeNag(
+      this.distribution,
+      'AwsSolutions-CFR2',
+      'The optional web ACL (context webAcl) is on the API stage, which every API request reaches, through this distribution or not; the console files behind it are static.',
+    );
+    acknowledgeNag(
+      this.distribution,
+      'AwsSolutions-CFR4',
+      "Served on the distribution's own *.cloudfront.net name with CloudFront's default certificate, whose TLS policy CloudFront fixes; a custom domain with its own certificate is the way to TLSv1.2_2021.",
+    );
     this.domainName = this.distribution.distributionDomainName;
     this.url = `https://${this.domainName}`;
   }

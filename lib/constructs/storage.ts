@@ -6,8 +6,10 @@
  */
 import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, BillingMode, ProjectionType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
-import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods, ObjectOwnership, type IBucket } from 'aws-cdk-lib/aws-s3';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { acknowledgeNag, BUCKET_GRANT_READ_ACTIONS, BUCKET_GRANT_WRITE_ACTIONS, wildcardActionFinding, wildcardResourceFinding } from './nag-acknowledgements';
 import { TABLE_SCHEMA } from '../../lambdas/adapters/aws/table-schema';
 import { UPLOAD_OBJECT_TAG } from '../../lambdas/domain/blob-keys';
 
@@ -24,6 +26,8 @@ export interface StorageProps {
   corsAllowedOrigins?: string[];
   /** Days after which an unused upload (tagged UPLOAD_OBJECT_TAG) is deleted; default 3. */
   uploadExpiryDays?: number;
+  /** Where the files bucket's S3 server access logs go (prefix `files/`); default none. */
+  accessLogsBucket?: IBucket;
 }
 
 export class Storage extends Construct {
@@ -43,6 +47,7 @@ export class Storage extends Construct {
       objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
       removalPolicy,
       autoDeleteObjects: !retain,
+      ...(props.accessLogsBucket ? { serverAccessLogsBucket: props.accessLogsBucket, serverAccessLogsPrefix: 'files/' } : {}),
       cors:
         cors.length > 0
           ? [
@@ -85,6 +90,41 @@ export class Storage extends Construct {
       sortKey: { name: TABLE_SCHEMA.gsi1.sortKey, type: AttributeType.STRING },
       projectionType: ProjectionType.ALL,
     });
+  }
+
+  /**
+   * Lets `fn` read the files (`read`) or also write and delete them (`readWrite`), by the bucket's
+   * own grants, and acknowledges the wildcards those grants hold: every object key of the bucket
+   * (`<bucket>/*`: keys are made per job at run time) and the action families.
+   */
+  grantFiles(fn: IFunction, access: 'read' | 'readWrite'): void {
+    if (access === 'read') this.bucket.grantRead(fn);
+    else this.bucket.grantReadWrite(fn);
+    const role = fn.role ?? fn;
+    const actions = access === 'read' ? BUCKET_GRANT_READ_ACTIONS : [...BUCKET_GRANT_READ_ACTIONS, ...BUCKET_GRANT_WRITE_ACTIONS];
+    for (const action of actions) {
+      acknowledgeNag(role, wildcardActionFinding(action), `${action} from Bucket.${access === 'read' ? 'grantRead' : 'grantReadWrite'}: only on the files bucket and its objects.`);
+    }
+    acknowledgeNag(
+      role,
+      wildcardResourceFinding(this, this.bucket.arnForObjects('*')),
+      'Object keys are made per account and job at run time (<accountId>/jobs/<jobId>/…); the grant is limited to the files bucket.',
+    );
+  }
+
+  /**
+   * Lets `fn` read the records (`read`) or also write them (`readWrite`), by the table's own grants,
+   * and acknowledges the one wildcard they hold: the table's indexes (`<table>/index/*`), which the
+   * job listing queries.
+   */
+  grantRecords(fn: IFunction, access: 'read' | 'readWrite'): void {
+    if (access === 'read') this.table.grantReadData(fn);
+    else this.table.grantReadWriteData(fn);
+    acknowledgeNag(
+      fn.role ?? fn,
+      wildcardResourceFinding(this, `${this.table.tableArn}/index/*`),
+      "The table's own indexes (Table.grant*Data): queries by account list jobs through the GSI.",
+    );
   }
 
   /**

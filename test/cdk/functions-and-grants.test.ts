@@ -12,6 +12,7 @@ import { synthProofline, TEST_ENV } from './support/synth';
 import {
   actionsOf,
   allowedActions,
+  filesBucket,
   functionIdByEntry,
   mentions,
   refId,
@@ -36,7 +37,7 @@ beforeAll(() => {
   ({ template } = synthProofline());
   functions = resourcesOfType(template, 'AWS::Lambda::Function');
   [tableId] = resourcesOfType(template, 'AWS::DynamoDB::Table')[0]!;
-  [bucketId] = resourcesOfType(template, 'AWS::S3::Bucket')[0]!;
+  [bucketId] = filesBucket(template);
   [pipelineId] = resourcesOfType(template, 'AWS::StepFunctions::StateMachine').find(([id]) => id.startsWith('PipelineJobPipeline'))!;
 });
 
@@ -56,9 +57,9 @@ describe('Lambda functions', () => {
     expect(others.sort()).toEqual(['CustomCDKBucketDeployment8693BB64968944B69AAFB0CC9EB8756C256MiB', 'CustomS3AutoDeleteObjectsCustomResourceProviderHandler']);
   });
 
-  it.each(ALL_ENTRIES)('%s runs on nodejs22.x, arm64, with X-Ray tracing and source maps', (entry) => {
+  it.each(ALL_ENTRIES)('%s runs on nodejs24.x (the newest Node.js runtime aws-cdk-lib offers), arm64, with X-Ray tracing and source maps', (entry) => {
     const fn = resource(template, functionIdByEntry(template, entry));
-    expect(fn.Properties.Runtime).toBe('nodejs22.x');
+    expect(fn.Properties.Runtime).toBe('nodejs24.x');
     expect(fn.Properties.Architectures).toEqual(['arm64']);
     expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
     expect(fn.Properties.Handler).toBe('index.handler');
@@ -169,7 +170,17 @@ describe('IAM grants', () => {
     expectTableAccess(AUTHORIZER_ENTRY, false);
     expectBucketAccess(AUTHORIZER_ENTRY, 'none');
     const actions = [...allowedActions(statementsOf(AUTHORIZER_ENTRY))];
-    expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:'))).toEqual([]);
+    expect(actions.filter((a) => !a.startsWith('dynamodb:') && !a.startsWith('xray:') && !a.startsWith('logs:'))).toEqual([]);
+  });
+
+  it('let each function of ours write logs to its own log group only, with no managed policy', () => {
+    for (const [id, fn] of ours()) {
+      const roleId = roleIdOfFunction(template, id);
+      expect(resource(template, roleId).Properties.ManagedPolicyArns, id).toBeUndefined();
+      const logStatements = statementsOfRole(template, roleId).filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+      expect(logStatements.flatMap(actionsOf).sort(), id).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+      expect(logStatements.map((s) => s.Resource), id).toEqual([{ 'Fn::GetAtt': [refId(fn.Properties.LoggingConfig.LogGroup), 'Arn'] }]);
+    }
   });
 
   const FILE_WRITERS: WorkerId[] = ['ingest', 'preflight', 'autofix', 'validate', 'previews', 'optimize'];

@@ -111,10 +111,11 @@ describe.each(MACHINES)('the $name state machine', ({ text: document, idPrefix }
     }
   });
 
-  it('logs errors and traces executions', () => {
+  it('logs every transition without the states\' input and output, and traces executions', () => {
     const props = machine(idPrefix).Properties;
     expect(props.TracingConfiguration).toEqual({ Enabled: true });
-    expect(props.LoggingConfiguration.Level).toBe('ERROR');
+    expect(props.LoggingConfiguration.Level).toBe('ALL');
+    expect(props.LoggingConfiguration.IncludeExecutionData).toBe(false);
     expect(props.LoggingConfiguration.Destinations).toHaveLength(1);
     expect(props.StateMachineType ?? 'STANDARD').toBe('STANDARD');
   });

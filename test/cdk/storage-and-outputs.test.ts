@@ -3,7 +3,7 @@ import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { TABLE_SCHEMA } from '../../lambdas/adapters/aws/table-schema';
 import { UPLOAD_OBJECT_TAG } from '../../lambdas/domain/blob-keys';
 import { synthProofline } from './support/synth';
-import { getAttId, refId, resourcesOfType, type CfnResource } from './support/template-queries';
+import { filesBucket, getAttId, refId, resourcesOfType, type CfnResource } from './support/template-queries';
 
 let template: Template;
 let bucket: [string, CfnResource];
@@ -11,7 +11,7 @@ let table: [string, CfnResource];
 
 beforeAll(() => {
   ({ template } = synthProofline());
-  bucket = resourcesOfType(template, 'AWS::S3::Bucket')[0]!;
+  bucket = filesBucket(template);
   table = resourcesOfType(template, 'AWS::DynamoDB::Table')[0]!;
 });
 
@@ -71,7 +71,7 @@ describe('the files bucket', () => {
   it("lets a console on a custom origin alone upload with presigned POSTs from a browser (never *)", () => {
     const console = 'https://console.shop.example';
     const { template: withConsole } = synthProofline({ stackProps: { consoleOrigin: console } });
-    const [, files] = resourcesOfType(withConsole, 'AWS::S3::Bucket')[0]!;
+    const [, files] = filesBucket(withConsole);
     const rules = files.Properties.CorsConfiguration.CorsRules as Record<string, unknown>[];
     expect(rules).toEqual([
       expect.objectContaining({ Id: 'ConsoleUploads', AllowedOrigins: [console], AllowedMethods: expect.arrayContaining(['POST', 'GET', 'HEAD']) }),
@@ -81,7 +81,7 @@ describe('the files bucket', () => {
 
   it('keeps the console rule beside the configured browser origins', () => {
     const { template: both } = synthProofline({ stackProps: { consoleOrigin: 'https://console.shop.example', corsAllowedOrigins: ['https://shop.example'] } });
-    const rules = resourcesOfType(both, 'AWS::S3::Bucket')[0]![1].Properties.CorsConfiguration.CorsRules as { AllowedOrigins: string[] }[];
+    const rules = filesBucket(both)[1].Properties.CorsConfiguration.CorsRules as { AllowedOrigins: string[] }[];
     expect(rules.map((r) => r.AllowedOrigins)).toEqual([['https://shop.example'], ['https://console.shop.example']]);
   });
 });
@@ -116,7 +116,7 @@ describe('the records table', () => {
     expect(table[1].DeletionPolicy).toBe('Retain');
     const disposable = synthProofline({ stackProps: { retainData: false } }).template;
     expect(resourcesOfType(disposable, 'AWS::DynamoDB::Table')[0]![1].DeletionPolicy).toBe('Delete');
-    expect(resourcesOfType(disposable, 'AWS::S3::Bucket')[0]![1].DeletionPolicy).toBe('Delete');
+    expect(filesBucket(disposable)[1].DeletionPolicy).toBe('Delete');
   });
 });
 

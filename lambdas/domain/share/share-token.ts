@@ -66,9 +66,13 @@ export function verifyShareToken(key: Uint8Array, token: string | undefined, now
   if (parts.length !== 3 || parts[0] !== SHARE_TOKEN_PREFIX || !BASE64URL.test(parts[1]!) || !BASE64URL.test(parts[2]!)) {
     return { ok: false, problem: 'malformed' };
   }
-  const expected = mac(key, parts[1]!);
-  const given = Buffer.from(parts[2]!, 'base64url');
   // The MAC first: nothing of a token we did not sign is read, not even its claims.
+  // Compared as text, not as decoded bytes: the last base64url character of a
+  // 32-byte MAC carries two spare bits that decoding drops, so a link with that
+  // character changed (…A → …B) would decode to the same MAC and still open
+  // (the e2e test's tampered link did, one run in sixteen).
+  const expected = Buffer.from(mac(key, parts[1]!).toString('base64url'), 'ascii');
+  const given = Buffer.from(parts[2]!, 'ascii');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, problem: 'signature' };
   const claims = parseClaims(parts[1]!);
   if (!claims) return { ok: false, problem: 'malformed' };

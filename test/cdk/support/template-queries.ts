@@ -118,3 +118,10 @@ export const statementsWith = (statements: IamStatement[], action: string): IamS
 export function mentions(value: unknown, logicalId: string): boolean {
   return JSON.stringify(value).includes(`"${logicalId}"`);
 }
+
+/** The files bucket (Storage), among the stack's buckets (access logs, console, files). */
+export function filesBucket(template: Template): [string, CfnResource] {
+  const found = resourcesOfType(template, 'AWS::S3::Bucket').find(([id]) => id.startsWith('StorageFiles'));
+  if (!found) throw new Error('no files bucket');
+  return found;
+}

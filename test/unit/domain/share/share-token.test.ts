@@ -50,6 +50,18 @@ describe('share tokens', () => {
     expect(verifyShareToken(KEY, signShareToken(OTHER_KEY, claims), NOW)).toEqual({ ok: false, problem: 'signature' });
   });
 
+  it('refuses a MAC whose last character differs only in the bits base64url decoding drops', () => {
+    const token = signShareToken(KEY, claims);
+    const last = token.at(-1)!;
+    // A 32-byte MAC is 43 characters; the last holds 4 bits, so its low 2 bits are spare.
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const index = alphabet.indexOf(last);
+    const sameBytes = alphabet[index ^ 1]!;
+    const variant = token.slice(0, -1) + sameBytes;
+    expect(Buffer.from(variant.split('.')[2]!, 'base64url')).toEqual(Buffer.from(token.split('.')[2]!, 'base64url'));
+    expect(verifyShareToken(KEY, variant, NOW)).toEqual({ ok: false, problem: 'signature' });
+  });
+
   it('refuses an expired token, from the second it expires', () => {
     const token = signShareToken(KEY, claims);
     expect(verifyShareToken(KEY, token, claims.expiresAt * 1000 - 1).ok).toBe(true);

@@ -12,6 +12,7 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { EntryResolver } from '../paths';
 import { ProoflineNodejsFunction } from './proofline-nodejs-function';
+import { grantStopJobExecutions } from './stop-job-executions';
 import type { Storage } from './storage';
 
 export const RETENTION_SWEEP_ENTRY = 'lambdas/retention/sweep.ts';
@@ -42,10 +43,10 @@ export class RetentionSweep extends Construct {
       resolveEntry: props.resolveEntry,
       environment: { TABLE_NAME: table.tableName, BUCKET_NAME: bucket.bucketName, STATE_MACHINE_ARN: props.pipeline.stateMachineArn },
     });
-    table.grantReadWriteData(this.function);
+    props.storage.grantRecords(this.function, 'readWrite');
     // Deleting the job's files, and re-tagging or deleting an upload's file no job uses any more.
-    bucket.grantReadWrite(this.function);
-    props.pipeline.grantExecution(this.function, 'states:StopExecution');
+    props.storage.grantFiles(this.function, 'readWrite');
+    grantStopJobExecutions(props.pipeline, this.function);
 
     this.schedule = new Rule(this, 'Schedule', {
       description: 'Runs the Proofline retention sweep.',

@@ -18,7 +18,7 @@ import { PublicDistribution } from './constructs/public-distribution';
 import { JobEvents } from './constructs/job-events';
 import { Pipeline } from './constructs/pipeline';
 import { RetentionSweep } from './constructs/retention-sweep';
-import { DEFAULT_RETENTION_DAYS, isValidRetentionDays } from '../lambdas/domain/retention';
+import { DEFAULT_RETENTION_DAYS, isValidRetentionDays, RETENTION_DAYS_RULE } from '../lambdas/domain/retention';
 import { Storage } from './constructs/storage';
 
 export interface ProoflineStackProps extends StackProps {
@@ -120,7 +120,7 @@ export class ProoflineStack extends Stack {
     });
 
     const retentionDays = props.retentionDays ?? DEFAULT_RETENTION_DAYS;
-    if (!isValidRetentionDays(retentionDays)) throw new Error(`retentionDays must be a whole number of days from 1 to 3650, got ${retentionDays}`);
+    if (!isValidRetentionDays(retentionDays)) throw new Error(`retentionDays must be ${RETENTION_DAYS_RULE}, got ${retentionDays}`);
     // Jobs get their expiry where they are created: in the API's functions.
     for (const fn of Object.values(this.api.handlers)) fn.addEnvironment('RETENTION_DAYS', String(retentionDays));
     this.retention = new RetentionSweep(this, 'Retention', { storage: this.storage, pipeline: this.pipeline.stateMachine, ...shared });

@@ -10,7 +10,7 @@
 import type { ApiKeyRecord, Caller, KeyRole } from './model';
 import type { Clock, IdSource, KeyStore } from './ports';
 import { iso } from './ids';
-import { isValidRetentionDays } from './retention';
+import { isValidRetentionDays, RETENTION_DAYS_RULE } from './retention';
 import {
   displayPrefix,
   generateSecret,
@@ -176,6 +176,6 @@ export async function listKeys(keys: KeyStore, accountId?: string): Promise<KeyS
  */
 export async function setAccountRetention(keys: KeyStore, accountId: string, days: number | null): Promise<void> {
   assertAccountId(accountId);
-  if (days !== null && !isValidRetentionDays(days)) throw new KeyRequestError('the retention period must be a whole number of days from 1 to 3650');
+  if (days !== null && !isValidRetentionDays(days)) throw new KeyRequestError(`the retention period must be ${RETENTION_DAYS_RULE}`);
   if (!(await keys.setAccountRetention(accountId, days))) throw new KeyRequestError(`no account ${accountId}; an account comes into being with its first key`);
 }

@@ -10,6 +10,16 @@
 
 export const DEFAULT_RETENTION_DAYS = 30;
 
+/**
+ * The longest period a deployment or an account may have (ten years). The bucket's lifecycle
+ * backstop (lib/constructs/storage.ts) waits at least this long, since it cannot tell one
+ * account's files from another's.
+ */
+export const MAX_RETENTION_DAYS = 3650;
+
+/** How a refused period is explained, by the keys tool and the stack alike. */
+export const RETENTION_DAYS_RULE = `a whole number of days from 1 to ${MAX_RETENTION_DAYS}`;
+
 const DAY_MS = 24 * 3600 * 1000;
 
 /** The period that applies to an account's new jobs: its own when set, else the deployment's. */
@@ -31,7 +41,7 @@ export function isPastRetention(job: { expiresAt?: string | null }, now: Date): 
   return typeof job.expiresAt === 'string' && new Date(job.expiresAt).getTime() <= now.getTime();
 }
 
-/** An account's own retention period as the keys tool accepts it: whole days, 1 to 3650. */
+/** A retention period as the keys tool and the stack accept it: RETENTION_DAYS_RULE. */
 export function isValidRetentionDays(days: number): boolean {
-  return Number.isInteger(days) && days >= 1 && days <= 3650;
+  return Number.isInteger(days) && days >= 1 && days <= MAX_RETENTION_DAYS;
 }

@@ -1,15 +1,26 @@
 /**
  * Retention in the synthesized stack (domain/retention.ts): the API's functions give jobs their
  * expiry from the stack's period, a scheduled sweep deletes expired jobs with their files, and
- * DynamoDB's TTL on the records is the backstop behind it.
+ * DynamoDB's TTL on the records and the bucket's lifecycle rule on the files are the backstops
+ * behind it.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { TABLE_SCHEMA } from '../../lambdas/adapters/aws/table-schema';
 import { ROUTES, routeEntry } from '../../lambdas/api/routes';
+import { MAX_RETENTION_DAYS } from '../../lambdas/domain/retention';
 import { RETENTION_SWEEP_ENTRY } from '../../lib/constructs/retention-sweep';
 import { synthProofline } from './support/synth';
-import { allowedActions, functionIdByEntry, getAttId, resource, resourcesOfType, roleIdOfFunction, statementsOfRole } from './support/template-queries';
+import {
+  allowedActions,
+  filesBucket,
+  functionIdByEntry,
+  getAttId,
+  resource,
+  resourcesOfType,
+  roleIdOfFunction,
+  statementsOfRole,
+} from './support/template-queries';
 
 let template: Template;
 beforeAll(() => {
@@ -33,6 +44,19 @@ describe('retention', () => {
   it('lets DynamoDB expire records by their TTL attribute', () => {
     const [, table] = resourcesOfType(template, 'AWS::DynamoDB::Table')[0]!;
     expect(table.Properties.TimeToLiveSpecification).toEqual({ AttributeName: TABLE_SCHEMA.ttlAttribute, Enabled: true });
+  });
+
+  it("lets the bucket delete any file a week after the longest period an account may have, whatever the stack's period", () => {
+    for (const t of [template, synthProofline({ stackProps: { retentionDays: 7 } }).template]) {
+      const [, bucket] = filesBucket(t);
+      const rules = bucket.Properties.LifecycleConfiguration.Rules as Record<string, unknown>[];
+      const backstop = rules.find((r) => r.Id === 'ExpireFilesPastLongestRetention');
+      // No filter: job files and uploads are every key of the bucket, and no prefix is common to them.
+      expect(backstop).toEqual({ Id: 'ExpireFilesPastLongestRetention', Status: 'Enabled', ExpirationInDays: MAX_RETENTION_DAYS + 7 });
+      expect(rules).toContainEqual(expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }));
+      // Unversioned, so a deleted file leaves no noncurrent version behind for a rule to expire.
+      expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
+    }
   });
 
   it('runs the sweep every hour, which may delete records and files, re-tag uploads and stop executions', () => {

@@ -47,8 +47,10 @@ describe('the files bucket', () => {
         ExpirationInDays: 3,
       }),
     );
-    // No rule may expire by prefix: job files share the account prefix with uploads.
-    expect(rules.filter((r) => r.ExpirationInDays !== undefined && r.TagFilters === undefined)).toEqual([]);
+    // No rule may expire by prefix: job files share the account prefix with uploads. The one expiry
+    // without a tag is retention's backstop for the whole bucket (retention.test.ts).
+    expect(rules.filter((r) => r.Prefix !== undefined || r.Filter !== undefined)).toEqual([]);
+    expect(rules.filter((r) => r.ExpirationInDays !== undefined && r.TagFilters === undefined).map((r) => r.Id)).toEqual(['ExpireFilesPastLongestRetention']);
   });
 
   it('is kept when the stack is deleted, by default', () => {

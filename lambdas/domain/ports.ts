@@ -86,7 +86,11 @@ export interface JobStore {
   listJobs(query: JobListQuery): Promise<JobListPage>;
   /** Non-terminal job ids of every account (local runtime recovery after a restart). */
   listUnfinishedJobIds(): Promise<string[]>;
-  /** Jobs of every account whose retention ran out at or before `at` (domain/retention.ts), oldest first. */
+  /**
+   * Jobs of every account whose retention ran out at or before `at` (domain/retention.ts), in order
+   * of expiry. The store may remember where the next call can start looking, but never past a job
+   * it returned: a job the caller fails to delete is returned again.
+   */
   listExpiredJobs(at: Date): Promise<{ id: string; accountId: string }[]>;
 
   transitionJob(jobId: string, from: Status[], to: Status, patch?: JobPatch): Promise<boolean>;

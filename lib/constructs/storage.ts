@@ -110,6 +110,13 @@ export class Storage extends Construct {
       sortKey: { name: TABLE_SCHEMA.gsi1.sortKey, type: AttributeType.STRING },
       projectionType: ProjectionType.ALL,
     });
+    this.table.addGlobalSecondaryIndex({
+      indexName: TABLE_SCHEMA.expiryIndex.name,
+      partitionKey: { name: TABLE_SCHEMA.expiryIndex.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_SCHEMA.expiryIndex.sortKey, type: AttributeType.STRING },
+      projectionType: ProjectionType.INCLUDE,
+      nonKeyAttributes: [...TABLE_SCHEMA.expiryIndex.projectedAttributes],
+    });
   }
 
   /**
@@ -135,7 +142,7 @@ export class Storage extends Construct {
   /**
    * Lets `fn` read the records (`read`) or also write them (`readWrite`), by the table's own grants,
    * and acknowledges the one wildcard they hold: the table's indexes (`<table>/index/*`), which the
-   * job listing queries.
+   * job listing and the retention sweep query.
    */
   grantRecords(fn: IFunction, access: 'read' | 'readWrite'): void {
     if (access === 'read') this.table.grantReadData(fn);
@@ -143,7 +150,7 @@ export class Storage extends Construct {
     acknowledgeNag(
       fn.role ?? fn,
       wildcardResourceFinding(this, `${this.table.tableArn}/index/*`),
-      "The table's own indexes (Table.grant*Data): queries by account list jobs through the GSI.",
+      "The table's own indexes (Table.grant*Data): jobs are listed by account through gsi1, and found by expiry day through expiry (the retention sweep).",
     );
   }
 

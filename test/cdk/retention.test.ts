@@ -6,10 +6,15 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { createDynamoDocumentClient } from '../../lambdas/adapters/aws/dynamo-client';
+import { provisionTable } from '../../lambdas/adapters/aws/provision';
 import { TABLE_SCHEMA } from '../../lambdas/adapters/aws/table-schema';
 import { ROUTES, routeEntry } from '../../lambdas/api/routes';
 import { MAX_RETENTION_DAYS } from '../../lambdas/domain/retention';
 import { RETENTION_SWEEP_ENTRY } from '../../lib/constructs/retention-sweep';
+import { startDynalite } from '../support/dynalite';
+import { useStandInCredentials } from '../support/s3rver';
 import { synthProofline } from './support/synth';
 import {
   allowedActions,
@@ -39,6 +44,24 @@ describe('retention', () => {
 
   it('refuses a period that is not whole days from 1 to 3650', () => {
     for (const retentionDays of [0, 2.5, 3651]) expect(() => synthProofline({ stackProps: { retentionDays } }), String(retentionDays)).toThrow(/retentionDays/);
+  });
+
+  it('gives the table the expiry index the sweep reads, as the local runtime provisions it in dynalite', async () => {
+    const [, table] = resourcesOfType(template, 'AWS::DynamoDB::Table')[0]!;
+    const deployed = (table.Properties.GlobalSecondaryIndexes as { IndexName: string }[]).find((i) => i.IndexName === TABLE_SCHEMA.expiryIndex.name);
+    expect(deployed).toBeDefined();
+    useStandInCredentials();
+    const dynalite = await startDynalite();
+    const client = createDynamoDocumentClient({ region: 'us-east-1', endpoints: { dynamodb: dynalite.endpoint } });
+    try {
+      await provisionTable(client, 'records');
+      const { Table: local } = await client.send(new DescribeTableCommand({ TableName: 'records' }));
+      const localIndexes = (local?.GlobalSecondaryIndexes ?? []).map(({ IndexName, KeySchema, Projection }) => ({ IndexName, KeySchema, Projection }));
+      expect(localIndexes).toEqual(table.Properties.GlobalSecondaryIndexes);
+    } finally {
+      client.destroy();
+      await dynalite.stop();
+    }
   });
 
   it('lets DynamoDB expire records by their TTL attribute', () => {

@@ -89,7 +89,7 @@ describe('the files bucket', () => {
 });
 
 describe('the records table', () => {
-  it('has the shared key schema and the gsi1 index projecting everything', () => {
+  it('has the shared key schema, the gsi1 index projecting everything and the expiry index projecting what a sweep needs', () => {
     const p = table[1].Properties;
     expect(p.KeySchema).toEqual([
       { AttributeName: TABLE_SCHEMA.partitionKey, KeyType: 'HASH' },
@@ -103,6 +103,14 @@ describe('the records table', () => {
           { AttributeName: TABLE_SCHEMA.gsi1.sortKey, KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
+      },
+      {
+        IndexName: TABLE_SCHEMA.expiryIndex.name,
+        KeySchema: [
+          { AttributeName: TABLE_SCHEMA.expiryIndex.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_SCHEMA.expiryIndex.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['id', 'accountId'] },
       },
     ]);
   });

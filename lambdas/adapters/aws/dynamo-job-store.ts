@@ -35,6 +35,7 @@ import {
   type Item,
   type ItemKey,
 } from './dynamo-items';
+import { findExpiredJobs } from './dynamo-expired-jobs';
 import { listJobsPage } from './dynamo-job-list';
 import { assertStepFits } from './inline-result-limit';
 
@@ -177,12 +178,10 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
       return items.map((item) => String(item.id)).sort();
     },
 
-    // A scan too: the retention sweep calls it, on a timer locally and hourly in the cloud, and a
-    // job's expiry is no key of the table. ISO 8601 instants in UTC compare as strings.
-    async listExpiredJobs(at: Date) {
-      const x = new ExpressionBuilder();
-      const items = await scanJobs(x, `${x.name('expiresAtIso')} <= ${x.value(iso(at))}`, `${x.name('id')}, ${x.name('accountId')}`);
-      return items.map((item) => ({ id: String(item.id), accountId: String(item.accountId) })).sort((a, b) => a.id.localeCompare(b.id));
+    // Not a scan: the retention sweep calls it hourly in the cloud, where the table holds a whole
+    // retention period's jobs; it reads the expiry index from where the last sweep left off.
+    listExpiredJobs(at: Date) {
+      return findExpiredJobs(client, tableName, at);
     },
 
     transitionJob(jobId, from, to, jobPatch: JobPatch = {}) {

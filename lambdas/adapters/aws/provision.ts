@@ -18,13 +18,13 @@ const ACTIVE_TIMEOUT_MS = 60_000;
 export async function provisionTable(client: DynamoDBClient | DynamoDBDocumentClient, tableName: string): Promise<void> {
   // The document client forwards low-level commands unchanged.
   const ddb = client as DynamoDBClient;
-  const { partitionKey, sortKey, gsi1 } = TABLE_SCHEMA;
+  const { partitionKey, sortKey, gsi1, expiryIndex } = TABLE_SCHEMA;
   try {
     await ddb.send(
       new CreateTableCommand({
         TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((AttributeName) => ({
+        AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey, expiryIndex.partitionKey, expiryIndex.sortKey].map((AttributeName) => ({
           AttributeName,
           AttributeType: 'S',
         })),
@@ -40,6 +40,14 @@ export async function provisionTable(client: DynamoDBClient | DynamoDBDocumentCl
               { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
             ],
             Projection: { ProjectionType: 'ALL' },
+          },
+          {
+            IndexName: expiryIndex.name,
+            KeySchema: [
+              { AttributeName: expiryIndex.partitionKey, KeyType: 'HASH' },
+              { AttributeName: expiryIndex.sortKey, KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: [...expiryIndex.projectedAttributes] },
           },
         ],
       }),

@@ -22,6 +22,7 @@ import {
 import { assertStepFits, fitsInline, InlineResultTooLargeError, MAX_INLINE_RESULT_BYTES } from '../../../lambdas/adapters/aws/inline-result-limit';
 import { decodeResponse, encodeResponse } from '../../../lambdas/adapters/aws/dynamo-idempotency-store';
 import { decodeListCursor, encodeListCursor } from '../../../lambdas/adapters/aws/dynamo-job-list';
+import { TABLE_SCHEMA } from '../../../lambdas/adapters/aws/table-schema';
 import { ulidIdSource } from '../../../lambdas/domain/ids';
 import { makeJobGraph } from '../../integration/adapters/job-fixtures';
 
@@ -49,6 +50,19 @@ describe('the item layout', () => {
     // A job from before retention: no TTL on anything, and none read back.
     expect(jobToItem(graph.job)).not.toHaveProperty('expiresAt');
     expect(jobRetentionTtl(graph.job)).toEqual({});
+  });
+
+  it('puts a job with an expiry, and nothing else, on the expiry index, under the UTC day of its expiry', () => {
+    const graph = makeJobGraph({ ids, accountId: 'acct-9' });
+    const job = { ...graph.job, expiresAt: '2026-12-01T23:59:59.000Z' };
+    const item = jobToItem(job);
+    expect(item[TABLE_SCHEMA.expiryIndex.partitionKey]).toBe('2026-12-01');
+    expect(item[TABLE_SCHEMA.expiryIndex.sortKey]).toBe(job.expiresAt);
+    expect(itemToJob(item)).toEqual(job);
+    const withoutExpiry = [jobToItem(graph.job), taskToItem(graph.tasks[0]!, jobRetentionTtl(job)), stepToItem(graph.steps[0]!, jobRetentionTtl(job))];
+    for (const other of withoutExpiry) expect(other).not.toHaveProperty(TABLE_SCHEMA.expiryIndex.partitionKey);
+    const upload = { id: 'upload_1', accountId: 'a', key: 'a/uploads/upload_1', mimeType: 'application/pdf', sizeBytes: 10, createdAt: job.createdAt, expiresAt: job.expiresAt };
+    expect(uploadToItem(upload)).not.toHaveProperty(TABLE_SCHEMA.expiryIndex.partitionKey);
   });
 
   it('keeps an upload\'s ISO expiry apart from the numeric TTL attribute, which outlives it by the retention window', () => {

@@ -10,14 +10,14 @@
  * item until it has been copied back and deleted.
  */
 import { DeleteTableCommand, DescribeTableCommand, ResourceNotFoundException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { provisionTable } from '../lambdas/adapters/aws';
-import { batchWriteAll } from '../lambdas/adapters/aws/dynamo-batch';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { provisionTable, tableDefinition } from '../lambdas/adapters/aws/provision';
+import { batchWriteAll, scanAll } from '../lambdas/adapters/aws/dynamo-batch';
 import { expiryDay, type Item } from '../lambdas/adapters/aws/dynamo-items';
 import { TABLE_SCHEMA } from '../lambdas/adapters/aws/table-schema';
 
-/** Every index the schema names (its entries with a name). */
-const SCHEMA_INDEXES = Object.values(TABLE_SCHEMA).flatMap((entry) => (typeof entry === 'object' ? [entry.name] : []));
+/** Every index the table is provisioned with. */
+const SCHEMA_INDEXES = (tableDefinition('table').GlobalSecondaryIndexes ?? []).map((i) => i.IndexName ?? '');
 
 /** Gives the (existing) table every index of TABLE_SCHEMA, keeping its items; nothing when it has them. */
 export async function addMissingIndexes(ddb: DynamoDBClient, tableName: string): Promise<void> {
@@ -49,14 +49,10 @@ async function indexNames(ddb: DynamoDBClient, tableName: string): Promise<strin
   }
 }
 
+/** A local data directory's items fit in memory. */
 async function copyItems(client: DynamoDBDocumentClient, from: string, to: string): Promise<void> {
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await client.send(new ScanCommand({ TableName: from, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }));
-    const items = ((out.Items ?? []) as Item[]).map(withIndexKeys);
-    await batchWriteAll(client, to, items.map((Item) => ({ PutRequest: { Item } })));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  const items = (await scanAll(client, { TableName: from })).map(withIndexKeys);
+  await batchWriteAll(client, to, items.map((Item) => ({ PutRequest: { Item } })));
 }
 
 function withIndexKeys(item: Item): Item {

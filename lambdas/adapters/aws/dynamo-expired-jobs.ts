@@ -12,11 +12,11 @@
  * (a table's first sweep) the start is the oldest day in the index, read by a Scan of the index,
  * which holds jobs with an expiry and nothing else.
  */
-import { GetCommand, PutCommand, ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { iso } from '../../domain/ids';
-import { queryAll } from './dynamo-batch';
+import { queryAll, scanAll } from './dynamo-batch';
 import { ExpressionBuilder, isConditionalCheckFailed } from './dynamo-expressions';
-import { expiryDay, retentionSweepKey, type Item } from './dynamo-items';
+import { expiryDay, retentionSweepKey } from './dynamo-items';
 import { TABLE_SCHEMA } from './table-schema';
 
 export interface ExpiredJob {
@@ -80,23 +80,6 @@ async function rememberSweepStart(client: DynamoDBDocumentClient, tableName: str
 }
 
 async function oldestDayInIndex(client: DynamoDBDocumentClient, tableName: string): Promise<string | null> {
-  let oldest: string | null = null;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await client.send(
-      new ScanCommand({
-        TableName: tableName,
-        IndexName: INDEX,
-        ProjectionExpression: '#day',
-        ExpressionAttributeNames: { '#day': DAY },
-        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-      }),
-    );
-    for (const item of (out.Items ?? []) as Item[]) {
-      const day = String(item[DAY]);
-      if (oldest === null || day < oldest) oldest = day;
-    }
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return oldest;
+  const items = await scanAll(client, { TableName: tableName, IndexName: INDEX, ProjectionExpression: '#day', ExpressionAttributeNames: { '#day': DAY } });
+  return items.map((item) => String(item[DAY])).reduce<string | null>((oldest, day) => (oldest === null || day < oldest ? day : oldest), null);
 }

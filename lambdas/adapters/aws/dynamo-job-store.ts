@@ -8,7 +8,6 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  ScanCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
@@ -16,7 +15,7 @@ import type { Approval, AuditEntry, JobGraph, JobRecord, Review, Status, StepPag
 import { TERMINAL_STATUSES } from '../../domain/model';
 import type { Clock, JobListPage, JobListQuery, JobPatch, JobStore, StepPagesReport, StepPatch, TaskPatch } from '../../domain/ports';
 import { iso } from '../../domain/ids';
-import { batchWriteAll, queryAll, type WriteRequest } from './dynamo-batch';
+import { batchWriteAll, queryAll, scanAll, type WriteRequest } from './dynamo-batch';
 import { ExpressionBuilder, isConditionalCheckFailed } from './dynamo-expressions';
 import {
   auditToItem,
@@ -100,22 +99,7 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
   /** Every job item matching `condition` (besides being a job), with the attributes of `projection`. */
   async function scanJobs(x: ExpressionBuilder, condition: string, projection: string): Promise<Item[]> {
     const filter = `${x.name('entity')} = ${x.value('job')} AND ${condition}`;
-    const items: Item[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await client.send(
-        new ScanCommand({
-          TableName: tableName,
-          FilterExpression: filter,
-          ProjectionExpression: projection,
-          ...x.params(),
-          ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      startKey = out.LastEvaluatedKey;
-    } while (startKey);
-    return items;
+    return scanAll(client, { TableName: tableName, FilterExpression: filter, ProjectionExpression: projection, ...x.params() });
   }
 
   async function readGraph(jobId: string): Promise<JobGraph | null> {

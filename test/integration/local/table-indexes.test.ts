@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreateTableCommand, DeleteTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamoJobStore } from '../../../lambdas/adapters/aws/dynamo-job-store';
-import { provisionTable } from '../../../lambdas/adapters/aws/provision';
+import { provisionTable, tableDefinition } from '../../../lambdas/adapters/aws/provision';
 import { TABLE_SCHEMA } from '../../../lambdas/adapters/aws/table-schema';
 import { S3RVER_CREDENTIALS, startDynalite, startStandins, useStandInCredentials } from '../../../local/standins';
 
@@ -34,28 +34,16 @@ const TASKS = Array.from({ length: 30 }, (_, i) => ({ pk: 'JOB#job_1', sk: `TASK
 async function olderDataDirectory(setUp?: (ddb: DynamoDBClient) => Promise<void>): Promise<void> {
   const dynalite = await startDynalite({ path: join(dataDir, 'dynamodb') });
   const ddb = clientOf(dynalite.endpoint);
-  const { partitionKey, sortKey, gsi1 } = TABLE_SCHEMA;
+  const current = tableDefinition(TABLE);
+  const { partitionKey, sortKey, name } = TABLE_SCHEMA.expiryIndex;
   await ddb.send(
     new CreateTableCommand({
-      TableName: TABLE,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
-      KeySchema: [
-        { AttributeName: partitionKey, KeyType: 'HASH' },
-        { AttributeName: sortKey, KeyType: 'RANGE' },
-      ],
-      GlobalSecondaryIndexes: [
-        {
-          IndexName: gsi1.name,
-          KeySchema: [
-            { AttributeName: gsi1.partitionKey, KeyType: 'HASH' },
-            { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
-          ],
-          Projection: { ProjectionType: 'ALL' },
-        },
-      ],
+      ...current,
+      AttributeDefinitions: current.AttributeDefinitions!.filter((a) => a.AttributeName !== partitionKey && a.AttributeName !== sortKey),
+      GlobalSecondaryIndexes: current.GlobalSecondaryIndexes!.filter((i) => i.IndexName !== name),
     }),
   );
+  await waitFor(ddb, TABLE, 'ACTIVE');
   const doc = DynamoDBDocumentClient.from(ddb);
   for (const Item of [JOB, KEY, ...TASKS]) await doc.send(new PutCommand({ TableName: TABLE, Item }));
   await setUp?.(ddb);
@@ -63,13 +51,14 @@ async function olderDataDirectory(setUp?: (ddb: DynamoDBClient) => Promise<void>
   await dynalite.stop();
 }
 
-async function waitUntilGone(ddb: DynamoDBClient, tableName: string): Promise<void> {
+/** dynalite answers CreateTable and DeleteTable before it has done them. */
+async function waitFor(ddb: DynamoDBClient, tableName: string, state: 'ACTIVE' | 'gone'): Promise<void> {
   for (;;) {
-    const gone = await ddb.send(new DescribeTableCommand({ TableName: tableName })).then(
-      () => false,
-      () => true,
+    const status = await ddb.send(new DescribeTableCommand({ TableName: tableName })).then(
+      (out) => out.Table?.TableStatus,
+      () => 'gone',
     );
-    if (gone) return;
+    if (status === state) return;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -125,7 +114,7 @@ describe('a table from before the expiry index', () => {
       await provisionTable(ddb, SPARE);
       for (const Item of [JOB, KEY, ...TASKS]) await doc.send(new PutCommand({ TableName: SPARE, Item }));
       await ddb.send(new DeleteTableCommand({ TableName: TABLE }));
-      await waitUntilGone(ddb, TABLE);
+      await waitFor(ddb, TABLE, 'gone');
       await provisionTable(ddb, TABLE);
     });
     const { indexes, items, expired, tables } = await startAndRead();

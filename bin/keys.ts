@@ -4,6 +4,7 @@
  *   npm run keys -- create [--account NAME] [--role standard|admin] [--test] [--json]
  *   npm run keys -- list [--account NAME] [--json]
  *   npm run keys -- revoke KEY_ID [--json]
+ *   npm run keys -- retention --account NAME DAYS|default [--json]
  *
  * It works on the running local runtime's data (run it with the same DATA_DIR
  * and PORT as `npm start`) or, with `--stack NAME` or PROOFLINE_STACK, on a
@@ -18,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Clock, IdSource, KeyStore } from '../lambdas/domain/ports';
 import type { KeyRole } from '../lambdas/domain/model';
-import { issueKey, isValidAccountId, KEY_ROLES, KeyRequestError, listKeys, revokeKey, type KeySummary } from '../lambdas/domain/keys';
+import { issueKey, isValidAccountId, KEY_ROLES, KeyRequestError, listKeys, revokeKey, setAccountRetention, type KeySummary } from '../lambdas/domain/keys';
 import { loadConfig } from '../lambdas/platform/config';
 
 export const USAGE = `Usage: npm run keys -- <command> [options]
@@ -31,6 +32,10 @@ Commands:
   list [--account NAME]
                       List keys (never their secrets), of one account or all.
   revoke KEY_ID       Revoke a key; it stops working within 60 seconds.
+  retention --account NAME DAYS|default
+                      Keep the account's new jobs and their files DAYS days
+                      (1 to 3650) instead of the deployment's period;
+                      "default" goes back to the deployment's.
 
 Options:
   --json              Print the result as JSON on stdout.
@@ -135,10 +140,13 @@ export async function runKeysCli(argv: string[], io: CliIo, open: OpenTarget = o
       io.stdout(USAGE);
       return 0;
     }
-    if (!command) throw new UsageError('a command is required: create, list or revoke');
-    if (!['create', 'list', 'revoke'].includes(command)) throw new UsageError(`unknown command "${command}"`);
-    if (command !== 'revoke' && rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
+    if (!command) throw new UsageError('a command is required: create, list, revoke or retention');
+    if (!['create', 'list', 'revoke', 'retention'].includes(command)) throw new UsageError(`unknown command "${command}"`);
+    const takesOne = command === 'revoke' || command === 'retention';
+    if (!takesOne && rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
     if (command === 'revoke' && rest.length !== 1) throw new UsageError('revoke needs exactly one KEY_ID');
+    if (command === 'retention' && (rest.length !== 1 || values.account === undefined)) throw new UsageError('retention needs --account NAME and DAYS or "default"');
+    const retentionDays = command === 'retention' ? parseRetentionDays(rest[0]!) : null;
     if (values.account !== undefined && !isValidAccountId(values.account)) {
       throw new UsageError(`"${values.account}" is not a valid account name: 1 to 63 lower-case letters, digits, "_" or "-", starting with a letter or digit`);
     }
@@ -175,6 +183,12 @@ export async function runKeysCli(argv: string[], io: CliIo, open: OpenTarget = o
       io.stdout(values.json ? json({ keys }) : table(keys));
       return 0;
     }
+    if (command === 'retention') {
+      await setAccountRetention(target.keys, values.account!, retentionDays);
+      const period = retentionDays === null ? "the deployment's period" : `${retentionDays} days`;
+      io.stdout(values.json ? json({ account: values.account, retentionDays }) : `New jobs of account ${values.account} are kept ${period}.\n`);
+      return 0;
+    }
     const keyId = rest[0]!;
     if (!(await revokeKey(target.keys, target.clock, keyId))) {
       io.stderr(`No key ${keyId}${keyId.startsWith('key_') ? '' : ' (key ids look like key_01h…)'}; see "npm run keys -- list".\n`);
@@ -192,6 +206,13 @@ export async function runKeysCli(argv: string[], io: CliIo, open: OpenTarget = o
   } finally {
     await target?.close().catch(() => {});
   }
+}
+
+/** DAYS as given to `retention`: a whole number, or `default` (null: the deployment's period). */
+function parseRetentionDays(raw: string): number | null {
+  if (raw === 'default') return null;
+  if (!/^[0-9]+$/.test(raw)) throw new UsageError(`retention takes a whole number of days or "default", not "${raw}"`);
+  return Number(raw);
 }
 
 function describeFailure(error: unknown): string {

@@ -17,6 +17,8 @@ import { ConsoleSite } from './constructs/console-site';
 import { PublicDistribution } from './constructs/public-distribution';
 import { JobEvents } from './constructs/job-events';
 import { Pipeline } from './constructs/pipeline';
+import { RetentionSweep } from './constructs/retention-sweep';
+import { DEFAULT_RETENTION_DAYS, isValidRetentionDays, RETENTION_DAYS_RULE } from '../lambdas/domain/retention';
 import { Storage } from './constructs/storage';
 
 export interface ProoflineStackProps extends StackProps {
@@ -38,6 +40,11 @@ export interface ProoflineStackProps extends StackProps {
   throttlingBurstLimit?: number;
   /** API Gateway access and execution logs (creates the account's API Gateway CloudWatch role); default on. */
   apiAccessLogs?: boolean;
+  /**
+   * Days after its creation that a job, its records and its files are deleted (RETENTION_DAYS of the
+   * API's functions; default 30); an account may have its own (`npm run keys -- retention`).
+   */
+  retentionDays?: number;
   /** An AWS WAF web ACL on the API stage (managed rule groups and a rate rule, ./constructs/api-web-acl.ts); default off. */
   webAcl?: boolean;
   /** With webAcl: requests per client address in 5 minutes before WAF blocks it; default 2000. */
@@ -59,6 +66,7 @@ export class ProoflineStack extends Stack {
   readonly events: JobEvents;
   readonly pipeline: Pipeline;
   readonly api: Api;
+  readonly retention: RetentionSweep;
   readonly consoleSite: ConsoleSite;
   readonly distribution: PublicDistribution;
   readonly webAcl?: ApiWebAcl;
@@ -111,6 +119,12 @@ export class ProoflineStack extends Stack {
       accessLogs: props.apiAccessLogs,
       ...shared,
     });
+
+    const retentionDays = props.retentionDays ?? DEFAULT_RETENTION_DAYS;
+    if (!isValidRetentionDays(retentionDays)) throw new Error(`retentionDays must be ${RETENTION_DAYS_RULE}, got ${retentionDays}`);
+    // Jobs get their expiry where they are created: in the API's functions.
+    for (const fn of Object.values(this.api.handlers)) fn.addEnvironment('RETENTION_DAYS', String(retentionDays));
+    this.retention = new RetentionSweep(this, 'Retention', { storage: this.storage, standardPipeline: this.pipeline.standardStateMachine, ...shared });
 
     if (props.webAcl) {
       this.webAcl = new ApiWebAcl(this, 'ApiWebAcl', { stage: this.api.restApi.deploymentStage, rateLimitPer5Minutes: props.webAclRateLimit });

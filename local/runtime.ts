@@ -9,7 +9,7 @@
  * services and every worker thread read their configuration from it; it is
  * handed to the threads explicitly, not written into process.env), then the services, keys,
  * the HTTP front door, and last the recovery of work a previous run left
- * unfinished, so a restart loses nothing.
+ * unfinished, so a restart loses nothing, and the retention sweep (retention-sweep.ts).
  */
 import '../lambdas/platform/polyfills';
 import { createServer, type AddressInfo } from 'node:net';
@@ -29,6 +29,7 @@ import { createGatewayAuthorizer, type AuthorizerHandler } from './gateway-autho
 import { startHttpServer, type HttpServer } from './http-server';
 import { buildConsole, consoleSecurityHeaders } from '../web/build-console';
 import { isRunning, readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo, PREWARMED } from './runtime-info';
+import { DEFAULT_RETENTION_SWEEP_SECONDS, startRetentionSweep } from './retention-sweep';
 import { S3RVER_CREDENTIALS, startStandins, useStandInCredentials, type Standins } from './standins';
 import { startStorageGateway, type StorageGateway } from './storage-gateway';
 import { localShareKey } from './share-key';
@@ -203,6 +204,8 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
 
     const resumedJobIds = await resumeUnfinishedJobs(services, log);
     await webhookScheduler.resume();
+    const sweep = startRetentionSweep(services, sweepSeconds(env), log);
+    cleanup.push(() => sweep.stop());
 
     if (opts.prewarm) {
       const warming = Date.now();
@@ -296,6 +299,15 @@ function freeLoopbackPort(): Promise<number> {
       probe.close(() => resolvePort(port));
     });
   });
+}
+
+/** RETENTION_SWEEP_SECONDS: how often expired jobs are deleted; a fraction is allowed (tests). */
+function sweepSeconds(env: NodeJS.ProcessEnv): number {
+  const raw = env.RETENTION_SWEEP_SECONDS;
+  if (raw === undefined || raw.trim() === '') return DEFAULT_RETENTION_SWEEP_SECONDS;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`RETENTION_SWEEP_SECONDS must be a positive number, got "${raw}"`);
+  return n;
 }
 
 function envInt(env: NodeJS.ProcessEnv, name: string): number | undefined {

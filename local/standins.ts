@@ -22,6 +22,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import { provisionBucket, provisionTable } from '../lambdas/adapters/aws';
 import { closeDynaliteIteratorsOnDestroy } from './dynalite-iterators';
+import { addMissingIndexes } from './table-indexes';
 
 /** s3rver accepts only its own account's key pair. */
 export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -119,12 +120,12 @@ export async function startStandins(opts: StandinsOptions): Promise<Standins> {
   }
 }
 
-/** Creates the table and bucket unless they exist (both functions are idempotent). */
+/** Creates the table and bucket unless they exist (both functions are idempotent); an older table gets the indexes it lacks. */
 async function provision(endpoints: { dynamodb: string; s3rver: string; s3rverToken: string }, opts: StandinsOptions): Promise<void> {
   const ddb = new DynamoDBClient({ region: opts.region, endpoint: endpoints.dynamodb, credentials: S3RVER_CREDENTIALS });
   const s3 = s3rverClient({ endpoint: endpoints.s3rver, token: endpoints.s3rverToken, region: opts.region, credentials: S3RVER_CREDENTIALS });
   try {
-    await Promise.all([provisionTable(ddb, opts.tableName), provisionBucket(s3, opts.bucketName)]);
+    await Promise.all([provisionTable(ddb, opts.tableName).then(() => addMissingIndexes(ddb, opts.tableName)), provisionBucket(s3, opts.bucketName)]);
   } finally {
     ddb.destroy();
     s3.destroy();

@@ -10,6 +10,7 @@
 import type { ApiKeyRecord, Caller, KeyRole } from './model';
 import type { Clock, IdSource, KeyStore } from './ports';
 import { iso } from './ids';
+import { isValidRetentionDays, RETENTION_DAYS_RULE } from './retention';
 import {
   displayPrefix,
   generateSecret,
@@ -167,4 +168,14 @@ export async function listKeys(keys: KeyStore, accountId?: string): Promise<KeyS
   return records
     .map((r) => ({ id: r.id, account: r.accountId, role: r.role, prefix: r.prefix, createdAt: r.createdAt, revokedAt: r.revokedAt }))
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * Gives the account its own retention period in days (domain/retention.ts), or with null the
+ * deployment's again. Applies to jobs created from now on; a job keeps the expiry it was created with.
+ */
+export async function setAccountRetention(keys: KeyStore, accountId: string, days: number | null): Promise<void> {
+  assertAccountId(accountId);
+  if (days !== null && !isValidRetentionDays(days)) throw new KeyRequestError(`the retention period must be ${RETENTION_DAYS_RULE}`);
+  if (!(await keys.setAccountRetention(accountId, days))) throw new KeyRequestError(`no account ${accountId}; an account comes into being with its first key`);
 }

@@ -165,6 +165,11 @@ export interface JobRecord {
    * terminal job without it had its publish fail, and a retried finalise sends it.
    */
   eventPublishedAt?: string | null;
+  /**
+   * When retention deletes the job, its records and its files (domain/retention.ts), fixed at
+   * creation; absent on jobs created before retention existed, which never expire.
+   */
+  expiresAt?: string | null;
 }
 
 export interface TaskRecord {
@@ -291,6 +296,8 @@ export interface AccountRecord {
   id: string;
   webhookSecret: string;
   createdAt: string;
+  /** The account's own retention period in days (keys tool); absent: the deployment's (domain/retention.ts). */
+  retentionDays?: number | null;
 }
 
 /** What the API needs to know about the caller; produced by the authoriser. */

@@ -86,6 +86,12 @@ export interface JobStore {
   listJobs(query: JobListQuery): Promise<JobListPage>;
   /** Non-terminal job ids of every account (local runtime recovery after a restart). */
   listUnfinishedJobIds(): Promise<string[]>;
+  /**
+   * Jobs of every account whose retention ran out at or before `at` (domain/retention.ts), in order
+   * of expiry. The store may remember where the next call can start looking, but never past a job
+   * it returned: a job the caller fails to delete is returned again.
+   */
+  listExpiredJobs(at: Date): Promise<{ id: string; accountId: string }[]>;
 
   transitionJob(jobId: string, from: Status[], to: Status, patch?: JobPatch): Promise<boolean>;
   /** Non-status fields of a job (workflowId after the execution starts). */
@@ -132,6 +138,8 @@ export interface KeyStore {
   getAccount(accountId: string): Promise<AccountRecord | null>;
   /** Creates the account with this secret unless it exists; returns the stored account. */
   ensureAccount(account: AccountRecord): Promise<AccountRecord>;
+  /** Sets the account's own retention period in days, or with null goes back to the deployment's; false when there is no such account. */
+  setAccountRetention(accountId: string, days: number | null): Promise<boolean>;
 }
 
 export interface UploadStore {

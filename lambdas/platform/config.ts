@@ -5,6 +5,7 @@
  */
 import { DEFAULT_WEBHOOK_RETRY_SCHEDULE } from '../../step-definitions/events';
 import { WORKERS } from '../../step-definitions/workers';
+import { DEFAULT_RETENTION_DAYS } from '../domain/retention';
 
 export type NetworkMode = 'cloud' | 'local';
 
@@ -82,6 +83,12 @@ export interface RuntimeConfig {
    * many pages, each by its own invocation, in parallel (a Map in the job pipeline).
    */
   previewBatchPages: number;
+  /**
+   * Days after its creation that a job, its records and its files are deleted (RETENTION_DAYS,
+   * the stack's `retentionDays`; default 30), unless its account has its own (domain/retention.ts).
+   * A fraction is allowed, so tests can use seconds.
+   */
+  retentionDays: number;
 }
 
 const MiB = 1024 * 1024;
@@ -158,5 +165,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RuntimeConfig 
     engineMaxStreamMb: positive(env, 'ENGINE_MAX_STREAM_MB', 256),
     engineMaxDecodedMb: positive(env, 'ENGINE_MAX_DECODED_MB', 4096),
     previewBatchPages: positive(env, 'PREVIEW_BATCH_PAGES', 20),
+    retentionDays: positive(env, 'RETENTION_DAYS', DEFAULT_RETENTION_DAYS),
   };
 }

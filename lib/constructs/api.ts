@@ -9,7 +9,7 @@
  * given to the functions as AUTH_CACHE_TTL_SECONDS, the value the local runtime
  * emulates that cache with, so both behave alike.
  */
-import { ArnFormat, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import {
   AuthorizationType,
   EndpointType,
@@ -32,7 +32,8 @@ import type { EntryResolver } from '../paths';
 import { addGatewayResponses } from './gateway-responses';
 import { ProoflineNodejsFunction } from './proofline-nodejs-function';
 import { addMethodNotAllowed } from './method-not-allowed';
-import { acknowledgeNag, acknowledgePublicMethod, wildcardResourceFinding } from './nag-acknowledgements';
+import { acknowledgeNag, acknowledgePublicMethod } from './nag-acknowledgements';
+import { grantStopJobExecutions } from './stop-job-executions';
 import type { Storage } from './storage';
 
 /** docs/api.md §8: a revoked key stops working within this. */
@@ -176,13 +177,6 @@ export class Api extends Construct {
     for (const [resource, methods] of methodsByResource) addMethodNotAllowed(resource, methods);
   }
 
-  /** What StateMachine.grantExecution allows: `arn:…:execution:<machine name>:*`. */
-  private executionArnPattern(machine: IStateMachine): string {
-    const stack = Stack.of(machine);
-    const name = stack.splitArn(machine.stateMachineArn, ArnFormat.COLON_RESOURCE_NAME).resourceName;
-    return `${stack.formatArn({ resource: 'execution', service: 'states', resourceName: name, arnFormat: ArnFormat.COLON_RESOURCE_NAME })}:*`;
-  }
-
   private routeFunction(route: RouteSpec, environment: Record<string, string>, props: ApiProps): ProoflineNodejsFunction {
     const existing = this.handlers[route.handler];
     if (existing) return existing;
@@ -207,12 +201,8 @@ export class Api extends Construct {
     props.storage.grantRecords(fn, 'readWrite');
     props.storage.grantFiles(fn, 'readWrite');
     props.pipeline.grantStartExecution(fn);
-    props.standardPipeline.grantExecution(fn, 'states:StopExecution');
-    acknowledgeNag(
-      fn.role ?? fn,
-      wildcardResourceFinding(this, this.executionArnPattern(props.standardPipeline)),
-      "StopExecution on the Standard job pipeline's executions (DELETE /jobs/{id}): their names are job ids, made at run time.",
-    );
+    // Express executions cannot be stopped; only the Standard machine's are.
+    grantStopJobExecutions(props.standardPipeline, fn);
     this.handlers[route.handler] = fn;
     return fn;
   }

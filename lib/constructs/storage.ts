@@ -12,6 +12,20 @@ import { Construct } from 'constructs';
 import { acknowledgeNag, BUCKET_GRANT_READ_ACTIONS, BUCKET_GRANT_WRITE_ACTIONS, wildcardActionFinding, wildcardResourceFinding } from './nag-acknowledgements';
 import { TABLE_SCHEMA } from '../../lambdas/adapters/aws/table-schema';
 import { UPLOAD_OBJECT_TAG } from '../../lambdas/domain/blob-keys';
+import { MAX_RETENTION_DAYS } from '../../lambdas/domain/retention';
+
+/**
+ * Days after which the bucket deletes any file, whoever's it is: the backstop behind the retention
+ * sweep (lib/constructs/retention-sweep.ts), which deletes an expired job's files itself. Every
+ * key of the bucket is a job's file or an upload (domain/blob-keys.ts), and every key starts with
+ * its account's id, so no prefix covers them and no rule can tell an account with a ten-year period
+ * from one with thirty days: the rule applies to the whole bucket after the longest period an
+ * account may have. A file is never older than its job, except an upload, which is older than
+ * the jobs made from it by at most its form's validity plus a day (UPLOAD_RECORD_RETENTION_SECONDS);
+ * the week's margin covers that, and leaves the sweep time to delete a job whole (its records
+ * with its files) before the bucket deletes its files alone.
+ */
+export const FILES_BACKSTOP_EXPIRY_DAYS = MAX_RETENTION_DAYS + 7;
 
 export interface StorageProps {
   /**
@@ -69,9 +83,15 @@ export class Storage extends Construct {
           expiration: Duration.days(props.uploadExpiryDays ?? 3),
         },
         {
+          id: 'ExpireFilesPastLongestRetention',
+          expiration: Duration.days(FILES_BACKSTOP_EXPIRY_DAYS),
+        },
+        {
           id: 'AbortIncompleteMultipartUploads',
           abortIncompleteMultipartUploadAfter: Duration.days(1),
         },
+        // The bucket is not versioned (a deleted job's files must be gone, not kept as noncurrent
+        // versions), so no rule for noncurrent versions is needed.
       ],
     });
 
@@ -89,6 +109,13 @@ export class Storage extends Construct {
       partitionKey: { name: TABLE_SCHEMA.gsi1.partitionKey, type: AttributeType.STRING },
       sortKey: { name: TABLE_SCHEMA.gsi1.sortKey, type: AttributeType.STRING },
       projectionType: ProjectionType.ALL,
+    });
+    this.table.addGlobalSecondaryIndex({
+      indexName: TABLE_SCHEMA.expiryIndex.name,
+      partitionKey: { name: TABLE_SCHEMA.expiryIndex.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_SCHEMA.expiryIndex.sortKey, type: AttributeType.STRING },
+      projectionType: ProjectionType.INCLUDE,
+      nonKeyAttributes: [...TABLE_SCHEMA.expiryIndex.projectedAttributes],
     });
   }
 
@@ -115,7 +142,7 @@ export class Storage extends Construct {
   /**
    * Lets `fn` read the records (`read`) or also write them (`readWrite`), by the table's own grants,
    * and acknowledges the one wildcard they hold: the table's indexes (`<table>/index/*`), which the
-   * job listing queries.
+   * job listing and the retention sweep query.
    */
   grantRecords(fn: IFunction, access: 'read' | 'readWrite'): void {
     if (access === 'read') this.table.grantReadData(fn);
@@ -123,7 +150,7 @@ export class Storage extends Construct {
     acknowledgeNag(
       fn.role ?? fn,
       wildcardResourceFinding(this, `${this.table.tableArn}/index/*`),
-      "The table's own indexes (Table.grant*Data): queries by account list jobs through the GSI.",
+      "The table's own indexes (Table.grant*Data): jobs are listed by account through gsi1, and found by expiry day through expiry (the retention sweep).",
     );
   }
 

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { AUTHORIZER_ENTRY, ROUTES, routeEntry } from '../../lambdas/api/routes';
 import { WORKERS, type WorkerId } from '../../step-definitions/workers';
+import { RETENTION_SWEEP_ENTRY } from '../../lib/constructs/retention-sweep';
 import { synthProofline, TEST_ENV } from './support/synth';
 import {
   actionsOf,
@@ -31,7 +32,7 @@ let bucketId: string;
 let pipelineId: string;
 let standardPipelineId: string;
 
-const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry)];
+const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry), RETENTION_SWEEP_ENTRY];
 
 beforeAll(() => {
   ({ template } = synthProofline());

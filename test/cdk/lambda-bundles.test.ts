@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { AUTHORIZER_ENTRY, ROUTES, routeEntry } from '../../lambdas/api/routes';
 import { WORKERS } from '../../step-definitions/workers';
+import { RETENTION_SWEEP_ENTRY } from '../../lib/constructs/retention-sweep';
 import { assetDirOf, EM_AARCH64, elfHeader, hostRunnable, nativeBinaries } from './support/bundle-files';
 import { repoPath } from '../../lib/paths';
 import { synthProofline } from './support/synth';
@@ -30,7 +31,7 @@ afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
-const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry)];
+const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry), RETENTION_SWEEP_ENTRY];
 
 const bundleOf = (entry: string): string => assetDirOf(outdir, template, functionIdByEntry(template, entry));
 const lockVersion = (name: string): string =>

@@ -47,8 +47,10 @@ describe('the files bucket', () => {
         ExpirationInDays: 3,
       }),
     );
-    // No rule may expire by prefix: job files share the account prefix with uploads.
-    expect(rules.filter((r) => r.ExpirationInDays !== undefined && r.TagFilters === undefined)).toEqual([]);
+    // No rule may expire by prefix: job files share the account prefix with uploads. The one expiry
+    // without a tag is retention's backstop for the whole bucket (retention.test.ts).
+    expect(rules.filter((r) => r.Prefix !== undefined || r.Filter !== undefined)).toEqual([]);
+    expect(rules.filter((r) => r.ExpirationInDays !== undefined && r.TagFilters === undefined).map((r) => r.Id)).toEqual(['ExpireFilesPastLongestRetention']);
   });
 
   it('is kept when the stack is deleted, by default', () => {
@@ -87,7 +89,7 @@ describe('the files bucket', () => {
 });
 
 describe('the records table', () => {
-  it('has the shared key schema and the gsi1 index projecting everything', () => {
+  it('has the shared key schema, the gsi1 index projecting everything and the expiry index projecting what a sweep needs', () => {
     const p = table[1].Properties;
     expect(p.KeySchema).toEqual([
       { AttributeName: TABLE_SCHEMA.partitionKey, KeyType: 'HASH' },
@@ -101,6 +103,14 @@ describe('the records table', () => {
           { AttributeName: TABLE_SCHEMA.gsi1.sortKey, KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
+      },
+      {
+        IndexName: TABLE_SCHEMA.expiryIndex.name,
+        KeySchema: [
+          { AttributeName: TABLE_SCHEMA.expiryIndex.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_SCHEMA.expiryIndex.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['id', 'accountId'] },
       },
     ]);
   });

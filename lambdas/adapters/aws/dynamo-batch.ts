@@ -1,10 +1,17 @@
 /**
- * Batch writes and paginated queries, the two loops every store needs.
+ * Batch writes and paginated queries and scans, the loops every store needs.
  * BatchWriteItem takes at most 25 requests and may hand some back as
  * UnprocessedItems under throttling; those are retried with backoff until
  * written, so a caller never mistakes a partial write for a complete one.
  */
-import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  QueryCommand,
+  ScanCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+  type ScanCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { Item, ItemKey } from './dynamo-items';
 
 export const BATCH_WRITE_MAX = 25;
@@ -33,14 +40,27 @@ export async function batchWriteAll(client: DynamoDBDocumentClient, tableName: s
   }
 }
 
-/** Every item the query matches, following LastEvaluatedKey. */
-export async function queryAll(client: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Item[]> {
+type StartKey = { ExclusiveStartKey?: Record<string, unknown> };
+type Page = { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> };
+
+/** Every item of every page `read` returns, each page read from where the last one ended. */
+async function allPages(read: (startKey: StartKey) => Promise<Page>): Promise<Item[]> {
   const items: Item[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await client.send(new QueryCommand({ ...input, ...(startKey ? { ExclusiveStartKey: startKey } : {}) }));
+    const out = await read(startKey ? { ExclusiveStartKey: startKey } : {});
     items.push(...((out.Items ?? []) as Item[]));
     startKey = out.LastEvaluatedKey;
   } while (startKey);
   return items;
+}
+
+/** Every item the query matches, following LastEvaluatedKey. */
+export function queryAll(client: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Item[]> {
+  return allPages((startKey) => client.send(new QueryCommand({ ...input, ...startKey })));
+}
+
+/** Every item the scan reads, following LastEvaluatedKey. */
+export function scanAll(client: DynamoDBDocumentClient, input: ScanCommandInput): Promise<Item[]> {
+  return allPages((startKey) => client.send(new ScanCommand({ ...input, ...startKey })));
 }

@@ -1,16 +1,19 @@
 /**
  * The single-table item layout. Every record lives in one table (TABLE_SCHEMA:
- * pk/sk, index gsi1 on gsi1pk/gsi1sk, TTL attribute expiresAt in epoch seconds).
+ * pk/sk, index gsi1 on gsi1pk/gsi1sk, index expiry on expiresDay/expiresAtIso,
+ * TTL attribute expiresAt in epoch seconds).
  *
  *   entity   pk                              sk                          gsi1pk          gsi1sk
- *   job      JOB#<jobId>                     JOB                         ACCT#<account>  <jobId>
- *   task     JOB#<jobId>                     TASK#<taskId>
- *   step     JOB#<jobId>                     STEP#<stepId>
+ *   job      JOB#<jobId>                     JOB                         ACCT#<account>  <jobId>      expiresAt (TTL),
+ *                                                                        expiresDay      expiresAtIso (index expiry)
+ *   task     JOB#<jobId>                     TASK#<taskId>                                                expiresAt (TTL)
+ *   step     JOB#<jobId>                     STEP#<stepId>                                                expiresAt (TTL)
  *   audit    JOB#<jobId>                     AUDIT#<taskId>#<at>#<seq>
  *   upload   UPLOAD#<uploadId>               UPLOAD                                                       expiresAt (TTL)
  *   api key  KEY#<sha256 of secret>          KEY                         KEYS            <keyId>
  *   account  ACCOUNT#<accountId>             ACCOUNT
  *   idem     IDEM#<account>#<sha256(key)>    IDEM                                                         expiresAt (TTL)
+ *   sweep    RETENTION                       SWEEP       the oldest expiry day a retention sweep must still read
  *
  * Why this shape:
  * - Everything of a job shares its partition, so the whole graph is one Query
@@ -24,8 +27,15 @@
  *   returns each task's entries oldest first.
  * - Record fields are stored as top-level attributes (so filters and updates
  *   can name them) next to the key attributes and `entity`. The one clash is
- *   UploadRecord.expiresAt (an ISO string) with the TTL attribute: an upload
- *   item keeps the ISO string in `expiresAtIso`.
+ *   UploadRecord.expiresAt and JobRecord.expiresAt (ISO strings) with the TTL
+ *   attribute: those items keep the ISO string in `expiresAtIso`.
+ * - A job's retention (domain/retention.ts) is, a day later, the TTL of its job,
+ *   task and step items, all written at creation (jobRetentionTtl). Audit items,
+ *   appended later by workers, carry none: the retention sweep deletes the whole
+ *   partition (use-cases/expire-jobs.ts).
+ * - The retention sweep finds expired jobs in the sparse index expiry: only job items with an
+ *   expiry carry its key expiresDay (the UTC day of expiresAtIso), so a sweep reads the days
+ *   since the last one, never the table (dynamo-expired-jobs.ts).
  * - dynalite has no TTL, so every reader of a TTL'd item checks expiresAt itself.
  */
 import { createHash } from 'node:crypto';
@@ -35,7 +45,7 @@ import type { AccountRecord, ApiKeyRecord, AuditEntry, JobRecord, StepRecord, Ta
 export type ItemKey = { pk: string; sk: string };
 export type Item = Record<string, unknown>;
 
-export type Entity = 'job' | 'task' | 'step' | 'audit' | 'upload' | 'key' | 'account' | 'idem';
+export type Entity = 'job' | 'task' | 'step' | 'audit' | 'upload' | 'key' | 'account' | 'idem' | 'sweep';
 
 /** The attributes the layout adds to a record; stripped when a record is read back. */
 const LAYOUT_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity'] as const;
@@ -53,6 +63,8 @@ export const jobItemKey = (jobId: string): ItemKey => ({ pk: jobPartition(jobId)
 export const taskItemKey = (jobId: string, taskId: string): ItemKey => ({ pk: jobPartition(jobId), sk: `${TASK_SK_PREFIX}${taskId}` });
 export const stepItemKey = (jobId: string, stepId: string): ItemKey => ({ pk: jobPartition(jobId), sk: `${STEP_SK_PREFIX}${stepId}` });
 export const uploadItemKey = (uploadId: string): ItemKey => ({ pk: `UPLOAD#${uploadId}`, sk: 'UPLOAD' });
+/** How far back the next retention sweep must look (dynamo-expired-jobs.ts). */
+export const retentionSweepKey: ItemKey = { pk: 'RETENTION', sk: 'SWEEP' };
 /** The jobs that read an upload's file (dynamo-upload-store.ts). */
 export const uploadReferencesKey = (uploadId: string): ItemKey => ({ pk: `UPLOAD#${uploadId}`, sk: 'REFS' });
 export const apiKeyItemKey = (hash: string): ItemKey => ({ pk: `KEY#${hash}`, sk: 'KEY' });
@@ -83,16 +95,45 @@ function strip(item: Item, extra: readonly string[] = []): Item {
 
 // ---------------------------------------------------------------- jobs, tasks, steps, audit
 
-export function jobToItem(job: JobRecord): Item {
-  return { ...job, ...jobItemKey(job.id), gsi1pk: accountJobsPartition(job.accountId), gsi1sk: job.id, entity: 'job' };
+/**
+ * How long after a job's expiry DynamoDB's TTL may delete its records: the retention sweep
+ * (use-cases/expire-jobs.ts, hourly in the cloud) deletes the job first, with its files and its
+ * references to shared uploads, which TTL alone would leave behind; TTL only catches a job a
+ * sweep missed.
+ */
+export const RECORD_TTL_SLACK_SECONDS = 24 * 3600;
+
+/** The UTC day (`2026-12-01`) of an ISO 8601 instant in UTC: the expiry index's partition of a job. */
+export const expiryDay = (isoInstant: string): string => isoInstant.slice(0, 10);
+
+/** The TTL attribute of every item written with a job: its expiry plus the slack, in epoch seconds, or none. */
+export function jobRetentionTtl(job: Pick<JobRecord, 'expiresAt'>): { expiresAt?: number } {
+  return job.expiresAt ? { expiresAt: epochSeconds(job.expiresAt) + RECORD_TTL_SLACK_SECONDS } : {};
 }
-export const itemToJob = (item: Item): JobRecord => strip(item) as unknown as JobRecord;
 
-export const taskToItem = (task: TaskRecord): Item => ({ ...task, ...taskItemKey(task.jobId, task.id), entity: 'task' });
-export const itemToTask = (item: Item): TaskRecord => strip(item) as unknown as TaskRecord;
+export function jobToItem(job: JobRecord): Item {
+  const { expiresAt, ...rest } = job;
+  return {
+    ...rest,
+    ...jobItemKey(job.id),
+    gsi1pk: accountJobsPartition(job.accountId),
+    gsi1sk: job.id,
+    entity: 'job',
+    ...(expiresAt ? { expiresAtIso: expiresAt, expiresDay: expiryDay(expiresAt) } : {}),
+    ...jobRetentionTtl(job),
+  };
+}
+export function itemToJob(item: Item): JobRecord {
+  const { expiresAtIso, ...rest } = strip(item, ['expiresAt', 'expiresDay']);
+  return (typeof expiresAtIso === 'string' ? { ...rest, expiresAt: expiresAtIso } : rest) as unknown as JobRecord;
+}
 
-export const stepToItem = (step: StepRecord): Item => ({ ...step, ...stepItemKey(step.jobId, step.id), entity: 'step' });
-export const itemToStep = (item: Item): StepRecord => strip(item) as unknown as StepRecord;
+/** `ttl`: the job's retention (jobRetentionTtl); the record itself has no expiry of its own. */
+export const taskToItem = (task: TaskRecord, ttl: { expiresAt?: number } = {}): Item => ({ ...task, ...taskItemKey(task.jobId, task.id), entity: 'task', ...ttl });
+export const itemToTask = (item: Item): TaskRecord => strip(item, ['expiresAt']) as unknown as TaskRecord;
+
+export const stepToItem = (step: StepRecord, ttl: { expiresAt?: number } = {}): Item => ({ ...step, ...stepItemKey(step.jobId, step.id), entity: 'step', ...ttl });
+export const itemToStep = (item: Item): StepRecord => strip(item, ['expiresAt']) as unknown as StepRecord;
 
 export function auditToItem(jobId: string, taskId: string, entry: AuditEntry): Item {
   return { ...entry, pk: jobPartition(jobId), sk: auditSortKey(taskId, entry.at), entity: 'audit', taskId };

@@ -8,7 +8,6 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  ScanCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
@@ -16,7 +15,7 @@ import type { Approval, AuditEntry, JobGraph, JobRecord, Review, Status, StepPag
 import { TERMINAL_STATUSES } from '../../domain/model';
 import type { Clock, JobListPage, JobListQuery, JobPatch, JobStore, StepPagesReport, StepPatch, TaskPatch } from '../../domain/ports';
 import { iso } from '../../domain/ids';
-import { batchWriteAll, queryAll, type WriteRequest } from './dynamo-batch';
+import { batchWriteAll, queryAll, scanAll, type WriteRequest } from './dynamo-batch';
 import { ExpressionBuilder, isConditionalCheckFailed } from './dynamo-expressions';
 import {
   auditToItem,
@@ -26,6 +25,7 @@ import {
   itemToTask,
   jobItemKey,
   jobPartition,
+  jobRetentionTtl,
   jobToItem,
   stepItemKey,
   stepToItem,
@@ -34,6 +34,7 @@ import {
   type Item,
   type ItemKey,
 } from './dynamo-items';
+import { findExpiredJobs } from './dynamo-expired-jobs';
 import { listJobsPage } from './dynamo-job-list';
 import { assertStepFits } from './inline-result-limit';
 
@@ -95,6 +96,12 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
     }
   }
 
+  /** Every job item matching `condition` (besides being a job), with the attributes of `projection`. */
+  async function scanJobs(x: ExpressionBuilder, condition: string, projection: string): Promise<Item[]> {
+    const filter = `${x.name('entity')} = ${x.value('job')} AND ${condition}`;
+    return scanAll(client, { TableName: tableName, FilterExpression: filter, ProjectionExpression: projection, ...x.params() });
+  }
+
   async function readGraph(jobId: string): Promise<JobGraph | null> {
     const items = await queryAll(client, {
       TableName: tableName,
@@ -111,9 +118,10 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
     async createJob(graph) {
       // Rejected before anything is written, like transitionStep.
       for (const step of graph.steps) assertStepFits(step.id, step.result, stepToItem(step));
+      const ttl = jobRetentionTtl(graph.job);
       const children: WriteRequest[] = [
-        ...graph.tasks.map((t) => ({ PutRequest: { Item: taskToItem(t) } })),
-        ...graph.steps.map((s) => ({ PutRequest: { Item: stepToItem(s) } })),
+        ...graph.tasks.map((t) => ({ PutRequest: { Item: taskToItem(t, ttl) } })),
+        ...graph.steps.map((s) => ({ PutRequest: { Item: stepToItem(s, ttl) } })),
       ];
       await batchWriteAll(client, tableName, children);
       // Last, and only if new: the job item is what makes the job visible.
@@ -149,25 +157,15 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
     // to resume jobs a restart interrupted. The cloud never needs it (Step
     // Functions executions survive deployments).
     async listUnfinishedJobIds() {
-      const ids: string[] = [];
       const x = new ExpressionBuilder();
-      const filter = `${x.name('entity')} = ${x.value('job')} AND ${x.in('status', UNFINISHED)}`;
-      const projection = x.name('id');
-      let startKey: Record<string, unknown> | undefined;
-      do {
-        const out = await client.send(
-          new ScanCommand({
-            TableName: tableName,
-            FilterExpression: filter,
-            ProjectionExpression: projection,
-            ...x.params(),
-            ...(startKey ? { ExclusiveStartKey: startKey } : {}),
-          }),
-        );
-        for (const item of out.Items ?? []) ids.push(String(item.id));
-        startKey = out.LastEvaluatedKey;
-      } while (startKey);
-      return ids.sort();
+      const items = await scanJobs(x, x.in('status', UNFINISHED), x.name('id'));
+      return items.map((item) => String(item.id)).sort();
+    },
+
+    // Not a scan: the retention sweep calls it hourly in the cloud, where the table holds a whole
+    // retention period's jobs; it reads the expiry index from where the last sweep left off.
+    listExpiredJobs(at: Date) {
+      return findExpiredJobs(client, tableName, at);
     },
 
     transitionJob(jobId, from, to, jobPatch: JobPatch = {}) {

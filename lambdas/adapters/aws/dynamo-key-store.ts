@@ -94,6 +94,27 @@ export function createDynamoKeyStore({ client, tableName }: DynamoKeyStoreOption
       return out.Item ? itemToAccount(out.Item) : null;
     },
 
+    async setAccountRetention(accountId, days) {
+      // REMOVE rather than storing null: an account without the attribute uses the deployment's period.
+      const update = days === null ? 'REMOVE #days' : 'SET #days = :days';
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: accountItemKey(accountId),
+            UpdateExpression: update,
+            ConditionExpression: 'attribute_exists(#pk)',
+            ExpressionAttributeNames: { '#days': 'retentionDays', '#pk': 'pk' },
+            ...(days === null ? {} : { ExpressionAttributeValues: { ':days': days } }),
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
+    },
+
     async ensureAccount(account: AccountRecord) {
       try {
         await client.send(

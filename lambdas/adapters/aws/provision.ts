@@ -4,7 +4,14 @@
  * from the same TABLE_SCHEMA). Both are idempotent, so a restart over existing
  * data is fine.
  */
-import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  type CreateTableCommandInput,
+  type DynamoDBClient,
+  type GlobalSecondaryIndex,
+  type Projection,
+} from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CreateBucketCommand, type S3Client } from '@aws-sdk/client-s3';
 import { TABLE_SCHEMA } from './table-schema';
@@ -15,35 +22,43 @@ const errorName = (error: unknown): string | undefined => (error as { name?: str
 /** A table creation that has not become ACTIVE in this long is a fault. */
 const ACTIVE_TIMEOUT_MS = 60_000;
 
+/** The table as TABLE_SCHEMA describes it: the CreateTable request of the CDK table's keys and indexes. */
+export function tableDefinition(tableName: string): CreateTableCommandInput {
+  const { partitionKey, sortKey, gsi1, expiryIndex } = TABLE_SCHEMA;
+  return {
+    TableName: tableName,
+    BillingMode: 'PAY_PER_REQUEST',
+    AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey, expiryIndex.partitionKey, expiryIndex.sortKey].map((AttributeName) => ({
+      AttributeName,
+      AttributeType: 'S',
+    })),
+    KeySchema: [
+      { AttributeName: partitionKey, KeyType: 'HASH' },
+      { AttributeName: sortKey, KeyType: 'RANGE' },
+    ],
+    GlobalSecondaryIndexes: [
+      index(gsi1, { ProjectionType: 'ALL' }),
+      index(expiryIndex, { ProjectionType: 'INCLUDE', NonKeyAttributes: [...expiryIndex.projectedAttributes] }),
+    ],
+  };
+}
+
+function index(keys: { name: string; partitionKey: string; sortKey: string }, Projection: Projection): GlobalSecondaryIndex {
+  return {
+    IndexName: keys.name,
+    KeySchema: [
+      { AttributeName: keys.partitionKey, KeyType: 'HASH' },
+      { AttributeName: keys.sortKey, KeyType: 'RANGE' },
+    ],
+    Projection,
+  };
+}
+
 export async function provisionTable(client: DynamoDBClient | DynamoDBDocumentClient, tableName: string): Promise<void> {
   // The document client forwards low-level commands unchanged.
   const ddb = client as DynamoDBClient;
-  const { partitionKey, sortKey, gsi1 } = TABLE_SCHEMA;
   try {
-    await ddb.send(
-      new CreateTableCommand({
-        TableName: tableName,
-        BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey].map((AttributeName) => ({
-          AttributeName,
-          AttributeType: 'S',
-        })),
-        KeySchema: [
-          { AttributeName: partitionKey, KeyType: 'HASH' },
-          { AttributeName: sortKey, KeyType: 'RANGE' },
-        ],
-        GlobalSecondaryIndexes: [
-          {
-            IndexName: gsi1.name,
-            KeySchema: [
-              { AttributeName: gsi1.partitionKey, KeyType: 'HASH' },
-              { AttributeName: gsi1.sortKey, KeyType: 'RANGE' },
-            ],
-            Projection: { ProjectionType: 'ALL' },
-          },
-        ],
-      }),
-    );
+    await ddb.send(new CreateTableCommand(tableDefinition(tableName)));
   } catch (error) {
     if (errorName(error) !== 'ResourceInUseException') throw error;
   }

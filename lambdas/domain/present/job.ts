@@ -75,7 +75,7 @@ export interface PresentedJob {
   wfStreamStatus: null;
   orderStatus: null;
   orderDetails: null;
-  /** When retention deletes the job and its files; null: this service applies none (docs/api.md §11 rule 1). */
+  /** When retention deletes the job and its files (domain/retention.ts); null on a job created before retention (docs/api.md §11 rule 1). */
   expiresAt: string | null;
   channel: JobRecord['channel'];
   metaData: Record<string, unknown> | null;
@@ -195,7 +195,7 @@ export async function presentJob(graph: JobGraph, deps: PresentDeps, options: Pr
     wfStreamStatus: null,
     orderStatus: null,
     orderDetails: null,
-    expiresAt: null,
+    expiresAt: job.expiresAt ?? null,
     channel: job.channel,
     metaData: job.metaData,
     tasks,

@@ -13,7 +13,9 @@ import { ApiError } from '../errors';
 import { jobPrefix, sourceKey, uploadKey } from '../blob-keys';
 import { idTime, iso } from '../ids';
 import type { Caller, JobGraph, JobRecord, SourceLocator, StepRecord, TaskRecord } from '../model';
-import type { BlobStore, IdSource, JobStore, Orchestrator, PipelineInput, UploadStore } from '../ports';
+import type { BlobStore, IdSource, JobStore, KeyStore, Orchestrator, PipelineInput, UploadStore } from '../ports';
+import type { RuntimeConfig } from '../../platform/config';
+import { jobExpiry, retentionDaysFor } from '../retention';
 import type { JobRequest, SourceInput, SourceRequest } from './job-request';
 import { fileNameFromUrl } from '../file-names';
 import { holdUploads, releaseUploads, uploadsUsed, type UploadUse } from './upload-references';
@@ -25,6 +27,9 @@ export interface CreateJobDeps {
   orchestrator: Orchestrator;
   /** Mints the job id, whose instant is also the job's createdAt. */
   ids: IdSource;
+  /** The account's own retention period, if it has one (retention.ts). */
+  keys: Pick<KeyStore, 'getAccount'>;
+  config: Pick<RuntimeConfig, 'retentionDays'>;
 }
 
 /** A source once checked: where its bytes are (or will be fetched from) and what the task shows. */
@@ -120,6 +125,7 @@ function buildGraph(
   request: JobRequest,
   sources: ResolvedSource[],
   now: string,
+  expiresAt: string,
 ): Omit<JobGraph, 'audit'> {
   const tasks: TaskRecord[] = [];
   const steps: StepRecord[] = [];
@@ -191,6 +197,7 @@ function buildGraph(
     review: null,
     taskIds: tasks.map((t) => t.id),
     finalizedAt: null,
+    expiresAt,
   };
   return { job, tasks, steps };
 }
@@ -233,7 +240,8 @@ export async function createJob(deps: CreateJobDeps, caller: Caller, request: Jo
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
   const sources = settled.map((r) => (r as PromiseFulfilledResult<ResolvedSource>).value);
-  const graph = buildGraph(deps, caller, jobId, request, sources, now);
+  const retentionDays = retentionDaysFor(await deps.keys.getAccount(caller.accountId), deps.config.retentionDays);
+  const graph = buildGraph(deps, caller, jobId, request, sources, now, jobExpiry(now, retentionDays));
   const uploads = uploadsUsed(sources.map((s) => s.locator));
 
   let workflowId: string | null = null;

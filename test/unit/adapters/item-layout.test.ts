@@ -11,12 +11,18 @@ import {
   itemToJob,
   itemToUpload,
   jobToItem,
+  RECORD_TTL_SLACK_SECONDS,
+  stepToItem,
+  taskToItem,
+  itemToTask,
+  jobRetentionTtl,
   uploadToItem,
   UPLOAD_RECORD_RETENTION_SECONDS,
 } from '../../../lambdas/adapters/aws/dynamo-items';
 import { assertStepFits, fitsInline, InlineResultTooLargeError, MAX_INLINE_RESULT_BYTES } from '../../../lambdas/adapters/aws/inline-result-limit';
 import { decodeResponse, encodeResponse } from '../../../lambdas/adapters/aws/dynamo-idempotency-store';
 import { decodeListCursor, encodeListCursor } from '../../../lambdas/adapters/aws/dynamo-job-list';
+import { TABLE_SCHEMA } from '../../../lambdas/adapters/aws/table-schema';
 import { ulidIdSource } from '../../../lambdas/domain/ids';
 import { makeJobGraph } from '../../integration/adapters/job-fixtures';
 
@@ -28,6 +34,35 @@ describe('the item layout', () => {
     const item = jobToItem(job);
     expect(item).toMatchObject({ pk: `JOB#${job.id}`, sk: 'JOB', gsi1pk: 'ACCT#acct-9', gsi1sk: job.id, entity: 'job' });
     expect(itemToJob(item)).toEqual(job);
+  });
+
+  it("keeps a job's ISO expiry apart from the TTL of its job, task and step items, which comes a day later (the sweep goes first)", () => {
+    const graph = makeJobGraph({ ids, accountId: 'acct-9' });
+    const job = { ...graph.job, expiresAt: '2026-12-01T08:00:00.000Z' };
+    const ttl = Date.parse(job.expiresAt) / 1000 + RECORD_TTL_SLACK_SECONDS;
+    const item = jobToItem(job);
+    expect(item).toMatchObject({ expiresAtIso: job.expiresAt, expiresAt: ttl });
+    expect(itemToJob(item)).toEqual(job);
+    const task = taskToItem(graph.tasks[0]!, jobRetentionTtl(job));
+    expect(task.expiresAt).toBe(ttl);
+    expect(itemToTask(task)).toEqual(graph.tasks[0]);
+    expect(stepToItem(graph.steps[0]!, jobRetentionTtl(job)).expiresAt).toBe(ttl);
+    // A job from before retention: no TTL on anything, and none read back.
+    expect(jobToItem(graph.job)).not.toHaveProperty('expiresAt');
+    expect(jobRetentionTtl(graph.job)).toEqual({});
+  });
+
+  it('puts a job with an expiry, and nothing else, on the expiry index, under the UTC day of its expiry', () => {
+    const graph = makeJobGraph({ ids, accountId: 'acct-9' });
+    const job = { ...graph.job, expiresAt: '2026-12-01T23:59:59.000Z' };
+    const item = jobToItem(job);
+    expect(item[TABLE_SCHEMA.expiryIndex.partitionKey]).toBe('2026-12-01');
+    expect(item[TABLE_SCHEMA.expiryIndex.sortKey]).toBe(job.expiresAt);
+    expect(itemToJob(item)).toEqual(job);
+    const withoutExpiry = [jobToItem(graph.job), taskToItem(graph.tasks[0]!, jobRetentionTtl(job)), stepToItem(graph.steps[0]!, jobRetentionTtl(job))];
+    for (const other of withoutExpiry) expect(other).not.toHaveProperty(TABLE_SCHEMA.expiryIndex.partitionKey);
+    const upload = { id: 'upload_1', accountId: 'a', key: 'a/uploads/upload_1', mimeType: 'application/pdf', sizeBytes: 10, createdAt: job.createdAt, expiresAt: job.expiresAt };
+    expect(uploadToItem(upload)).not.toHaveProperty(TABLE_SCHEMA.expiryIndex.partitionKey);
   });
 
   it('keeps an upload\'s ISO expiry apart from the numeric TTL attribute, which outlives it by the retention window', () => {

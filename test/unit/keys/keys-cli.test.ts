@@ -39,6 +39,32 @@ async function keys(argv: string[], env: NodeJS.ProcessEnv = {}, open?: OpenTarg
   return out;
 }
 
+describe('keys retention', () => {
+  it("sets an account's own retention period, and `default` goes back to the deployment's", async () => {
+    await keys(['create', '--account', 'cli-kept', '--json']);
+    const set = await keys(['retention', '--account', 'cli-kept', '90', '--json']);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ account: 'cli-kept', retentionDays: 90 });
+    expect((await t.services.keys.getAccount('cli-kept'))!.retentionDays).toBe(90);
+
+    const reset = await keys(['retention', '--account', 'cli-kept', 'default']);
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toBe("New jobs of account cli-kept are kept the deployment's period.\n");
+    expect((await t.services.keys.getAccount('cli-kept'))!.retentionDays).toBeUndefined();
+  });
+
+  it('refuses a period that is not whole days (usage, 2), out of range or for an account that does not exist (1)', async () => {
+    expect((await keys(['retention', '--account', 'cli-kept', '1.5'])).code).toBe(2);
+    expect((await keys(['retention', '90'])).code).toBe(2);
+    const tooLong = await keys(['retention', '--account', 'cli-kept', '4000']);
+    expect(tooLong.code).toBe(1);
+    expect(tooLong.stderr).toMatch(/1 to 3650/);
+    const nobody = await keys(['retention', '--account', 'cli-nobody', '30']);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toMatch(/no account cli-nobody/);
+  });
+});
+
 describe('keys create', () => {
   it('prints exactly { id, key, account, webhookSecret } with --json, and the key works', async () => {
     const run = await keys(['create', '--account', 'cli-shop', '--json']);

@@ -29,7 +29,12 @@ import { createGatewayAuthorizer, type AuthorizerHandler } from './gateway-autho
 import { startHttpServer, type HttpServer } from './http-server';
 import { buildConsole, consoleSecurityHeaders } from '../web/build-console';
 import { isRunning, readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo, PREWARMED } from './runtime-info';
-import { S3RVER_CREDENTIALS, startStandins, useStandInCredentials, type Standins } from './standins';
+import { S3RVER_CREDENTIALS, s3rverClient, startStandins, useStandInCredentials, type Standins } from './standins';
+import { TABLE_SCHEMA } from '../lambdas/adapters/aws/table-schema';
+import { startDynamoDbMeter } from './metering/dynamodb-meter';
+import type { Meter } from './metering/meter';
+import { bucketBytes, meteredAuthorizer } from './metering/runtime-metering';
+import { s3RequestClass } from './metering/s3-request-class';
 import { startStorageGateway, type StorageGateway } from './storage-gateway';
 import { localShareKey } from './share-key';
 import { createThrottle, throttleLimitsFrom } from './throttle';
@@ -62,6 +67,13 @@ export interface LocalRuntimeOptions {
    */
   prewarm?: boolean;
   log?: (message: string, error?: unknown) => void;
+  /**
+   * Counts what every job would be billed for in AWS (`npm run cost`,
+   * local/metering/): Lambda invocations, API requests, executions, DynamoDB
+   * request units (through a counting proxy in front of dynalite), S3 requests
+   * and EventBridge events. Off by default: the proxy slows DynamoDB calls.
+   */
+  metering?: Meter;
 }
 
 export interface LocalRuntime {
@@ -110,6 +122,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     // (in this order, which tests rely on: API, storage gateway, s3rver, dynalite), and the
     // console it serves is the one origin the storage gateway lets upload from a browser.
     const apiPort = port === 0 ? await freeLoopbackPort() : port;
+    const meter = opts.metering;
     const storage: StorageGateway = await startStorageGateway({
       upstream: standins.s3rver,
       upstreamToken: standins.s3rverToken,
@@ -118,9 +131,25 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       region,
       credentials: S3RVER_CREDENTIALS,
       log,
+      onRequest: meter && ((method, url) => meter.s3Request(s3RequestClass(method, url))),
     });
     cleanup.push(() => storage.close());
-    const ownPorts = [apiPort, storage.port, ...[standins.s3rver, standins.dynamodb].map((u) => Number(new URL(u).port))];
+    let dynamodbEndpoint = standins.dynamodb;
+    if (meter) {
+      const dynamodbMeter = await startDynamoDbMeter({
+        upstream: standins.dynamodb,
+        tableKeys: { partitionKey: TABLE_SCHEMA.partitionKey, sortKey: TABLE_SCHEMA.sortKey },
+        indexes: [TABLE_SCHEMA.gsi1],
+        consumed: (units) => meter.dynamodbConsumed(units),
+        log,
+      });
+      cleanup.push(() => dynamodbMeter.close());
+      dynamodbEndpoint = dynamodbMeter.endpoint;
+      const bucketClient = s3rverClient({ endpoint: standins.s3rver, token: standins.s3rverToken, region, credentials: S3RVER_CREDENTIALS });
+      cleanup.push(async () => bucketClient.destroy());
+      meter.storedBytes = () => bucketBytes(bucketClient, bucketName);
+    }
+    const ownPorts = [apiPort, storage.port, ...[standins.s3rver, standins.dynamodb, dynamodbEndpoint].map((u) => Number(new URL(u).port))];
 
     // The main thread's SDK clients resolve credentials from process.env.
     useStandInCredentials();
@@ -128,7 +157,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     Object.assign(env, {
       LOCAL_RESERVED_PORTS: ownPorts.join(','),
       AWS_REGION: region,
-      DYNAMODB_ENDPOINT: standins.dynamodb,
+      DYNAMODB_ENDPOINT: dynamodbEndpoint,
       S3_ENDPOINT: storage.url,
       S3_FORCE_PATH_STYLE: 'true',
       TABLE_NAME: tableName,
@@ -154,14 +183,20 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       idleMs: envInt(env, 'LOCAL_WORKER_IDLE_MS'),
       env,
       log,
+      onInvoked: meter?.lambdaInvoked,
     });
     cleanup.push(() => pool.close());
-    const invoke = createWorkerInvoker({ pool, timeoutMs: timeoutOverride });
-    const orchestrator = createLocalOrchestrator({ invoke, log });
+    const invoke = createWorkerInvoker({ pool, timeoutMs: timeoutOverride, onInvoked: meter?.lambdaInvoked });
+    const orchestrator = createLocalOrchestrator({ invoke, log, onExecutionEnded: meter && ((r) => meter.executionEnded(r)) });
     cleanup.push(() => orchestrator.stopAll());
-    const webhookScheduler = createLocalWebhookScheduler({ invoke, stateFile: dataDir ? join(dataDir, 'webhook-retries.json') : undefined, log });
+    const webhookScheduler = createLocalWebhookScheduler({
+      invoke,
+      stateFile: dataDir ? join(dataDir, 'webhook-retries.json') : undefined,
+      log,
+      onExecutionEnded: meter && ((r) => meter.executionEnded({ kind: 'standard', ...r })),
+    });
     cleanup.push(() => webhookScheduler.stopAll());
-    const events = createLocalEventBus({ region, log });
+    const events = createLocalEventBus({ region, log, onPublished: meter?.eventPublished });
     cleanup.push(async () => events.close());
     // The cloud's EventBridge rule: terminal jobs with a webhook → the webhook caller.
     events.addRule('job-terminal-webhooks', JOB_TERMINAL_PATTERN, (event) => invoke('webhookCaller', event));
@@ -178,11 +213,12 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       port: apiPort,
       console: { files: consoleFiles, headers: consoleSecurityHeaders(new URL(storage.url).origin) },
       maxBodyBytes: config.maxBodyBytes,
-      authorizer: createGatewayAuthorizer({ handler: loadAuthorizer, ttlSeconds: config.authCacheTtlSeconds }),
+      authorizer: createGatewayAuthorizer({ handler: meter ? meteredAuthorizer(meter, loadAuthorizer) : loadAuthorizer, ttlSeconds: config.authCacheTtlSeconds }),
       throttle: createThrottle(throttleLimitsFrom(env)),
       integrationTimeoutMs: envInt(env, 'LOCAL_GATEWAY_TIMEOUT_MS'),
       coldStartMs: envInt(env, 'LOCAL_COLD_START_MS'),
       log,
+      metering: meter,
     });
     // Closed first on stop: no new requests while the rest shuts down.
     cleanup.push(() => http.close());

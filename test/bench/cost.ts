@@ -47,6 +47,7 @@ interface KindResult {
   usage: MeteredUsage;
   seconds: number;
   outcome: string;
+  fileBytes: number;
 }
 
 // Everything the functions write from here on is counted (CloudWatch Logs) and not shown;
@@ -86,7 +87,7 @@ async function measure(kind: JobKind): Promise<KindResult> {
     const usage = meter.usage();
     const storedBytesPerJob = ((await meter.storedBytes!()) - storedBefore) / runs;
     const model = costModel({ usage, runs, storedBytesPerJob, retentionDays, logBytesPerJob: logs.bytes() / runs });
-    return { kind, model, usage, seconds, outcome };
+    return { kind, model, usage, seconds, outcome, fileBytes: file.byteLength };
   } finally {
     await rt.stop();
     await webhook.close();
@@ -98,6 +99,7 @@ function stepOutcome(job: Record<string, any>, type: string): string {
   return step?.outcome ?? 'not run';
 }
 
+const megabytes = (n: number) => (n < 1024 ** 2 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024 ** 2).toFixed(1)} MB`);
 const money = (n: number) => `$${n.toFixed(5)}`;
 const count = (n: number) => (n === 0 ? '0' : n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toPrecision(3));
 const price = (n: number) => (n === 0 ? 'free' : `$${n.toFixed(10).replace(/0+$/, '').replace(/\.$/, '')}`);
@@ -132,7 +134,7 @@ function report(r: KindResult): string {
     return xs.length ? `${k}: ${count(xs.length / runs)} per job, ${count(xs.reduce((s, e) => s + e.stateTransitions, 0) / xs.length)} transitions and ${(xs.reduce((s, e) => s + e.durationMs, 0) / xs.length / 1000).toFixed(2)} s each` : `${k}: none`;
   });
   return [
-    `## ${r.kind.title} — ${runs} runs, ${r.outcome}, ${(r.seconds / runs).toFixed(1)} s per job`,
+    `## ${r.kind.title} — ${megabytes(r.fileBytes)} file, ${runs} runs, ${r.outcome}, ${(r.seconds / runs).toFixed(1)} s per job`,
     '',
     table(['service', 'item', 'per job', 'unit', 'unit price', 'per 1,000 jobs'], lines, [2, 4, 5]),
     '',
@@ -142,6 +144,19 @@ function report(r: KindResult): string {
     table(['Lambda function', 'MB', 'invocations per job', 'mean ms', 'GB-s per job'], functions, [1, 2, 3, 4]),
     '',
   ].join('\n');
+}
+
+/** Every kind side by side: $ per 1,000 jobs by service row, the totals and the all-Standard comparison. */
+function summary(rs: KindResult[]): string {
+  const first = rs[0]!.model.lines;
+  const rows = first.map((l, i) => [`${l.service}: ${l.item}`, ...rs.map((r) => {
+    const cell = r.model.lines[i]!.perThousandJobs;
+    return cell === null ? 'not measured' : money(cell);
+  })]);
+  rows.push(['**total**', ...rs.map((r) => `**${money(r.model.total)}**`)]);
+  rows.push(['every execution in a Standard machine', ...rs.map((r) => money(r.model.allStandardTotal))]);
+  const right = rs.map((_, i) => i + 1);
+  return [`## Summary: $ per 1,000 jobs, ${runs} runs each`, '', table(['', ...rs.map((r) => `${r.kind.title} (${megabytes(r.fileBytes)})`)], rows, right)].join('\n');
 }
 
 const results: KindResult[] = [];
@@ -162,6 +177,7 @@ const out: string[] = [
   '',
   ...results.map(report),
 ];
+if (results.length > 1) out.push(summary(results), '');
 const preflight = results.find((r) => r.kind.id === 'preflight');
 if (preflight) {
   const pass = preflight.model.total <= TARGET_PER_THOUSAND;

@@ -29,11 +29,9 @@ import { createGatewayAuthorizer, type AuthorizerHandler } from './gateway-autho
 import { startHttpServer, type HttpServer } from './http-server';
 import { buildConsole, consoleSecurityHeaders } from '../web/build-console';
 import { isRunning, readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo, PREWARMED } from './runtime-info';
-import { S3RVER_CREDENTIALS, s3rverClient, startStandins, useStandInCredentials, type Standins } from './standins';
-import { TABLE_SCHEMA } from '../lambdas/adapters/aws/table-schema';
-import { startDynamoDbMeter } from './metering/dynamodb-meter';
+import { S3RVER_CREDENTIALS, startStandins, useStandInCredentials, type Standins } from './standins';
 import type { Meter } from './metering/meter';
-import { bucketBytes, meteredAuthorizer } from './metering/runtime-metering';
+import { meteredAuthorizer, meterStandins } from './metering/runtime-metering';
 import { s3RequestClass } from './metering/s3-request-class';
 import { startStorageGateway, type StorageGateway } from './storage-gateway';
 import { localShareKey } from './share-key';
@@ -136,20 +134,12 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     cleanup.push(() => storage.close());
     let dynamodbEndpoint = standins.dynamodb;
     if (meter) {
-      const dynamodbMeter = await startDynamoDbMeter({
-        upstream: standins.dynamodb,
-        tableKeys: { partitionKey: TABLE_SCHEMA.partitionKey, sortKey: TABLE_SCHEMA.sortKey },
-        indexes: [TABLE_SCHEMA.gsi1],
-        consumed: (units) => meter.dynamodbConsumed(units),
-        log,
-      });
-      cleanup.push(() => dynamodbMeter.close());
-      dynamodbEndpoint = dynamodbMeter.endpoint;
-      const bucketClient = s3rverClient({ endpoint: standins.s3rver, token: standins.s3rverToken, region, credentials: S3RVER_CREDENTIALS });
-      cleanup.push(async () => bucketClient.destroy());
-      meter.storedBytes = () => bucketBytes(bucketClient, bucketName);
+      const metered = await meterStandins(meter, { standins, region, bucketName, log });
+      cleanup.push(() => metered.close());
+      dynamodbEndpoint = metered.dynamodbEndpoint;
     }
-    const ownPorts = [apiPort, storage.port, ...[standins.s3rver, standins.dynamodb, dynamodbEndpoint].map((u) => Number(new URL(u).port))];
+    const endpoints = [standins.s3rver, standins.dynamodb, ...(dynamodbEndpoint === standins.dynamodb ? [] : [dynamodbEndpoint])];
+    const ownPorts = [apiPort, storage.port, ...endpoints.map((u) => Number(new URL(u).port))];
 
     // The main thread's SDK clients resolve credentials from process.env.
     useStandInCredentials();

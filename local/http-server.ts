@@ -22,6 +22,7 @@ import { GATEWAY_MESSAGES } from '../lambdas/api/gateway-messages';
 import { REQUEST_ID_HEADERS, requestIdHeaders } from '../lambdas/api/middleware/request-id';
 import { holdIdleConnections } from './keep-alive';
 import { consoleCacheControl, type ConsoleFile, type ConsoleFiles } from '../web/build-console';
+import { timedInvocation, type Meter } from './metering/meter';
 
 export type RouteHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -46,6 +47,8 @@ export interface HttpServerOptions {
   log?: (message: string, error?: unknown) => void;
   /** The web console's files (web/build-console.ts), served at `/` and `/assets/…` beside the API. */
   console?: { files: ConsoleFiles; headers: Record<string, string> };
+  /** Counts the API's requests (not the console's files: CloudFront and S3 serve those) and its handlers' invocations, for the cost model. */
+  metering?: Pick<Meter, 'apiRequest' | 'lambdaInvoked'>;
 }
 
 export interface HttpServer {
@@ -123,6 +126,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       if (file) return serveConsoleFile(req, res, file, opts.console.headers);
     }
 
+    opts.metering?.apiRequest();
     let match: ReturnType<typeof matchRoute>;
     try {
       match = matchRoute(method, path);
@@ -186,7 +190,11 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<'expired'>((resolve) => { timer = setTimeout(() => resolve('expired'), limitMs); });
     try {
-      const run = handlerFor(route.handler).then((h) => h(event, lambdaContext(`proofline-local-${route.handler}`, requestId, lambdaMs, route.memoryMb)));
+      const run = handlerFor(route.handler).then((h) =>
+        timedInvocation(opts.metering?.lambdaInvoked, { functionName: route.handler, memoryMb: route.memoryMb }, () =>
+          h(event, lambdaContext(`proofline-local-${route.handler}`, requestId, lambdaMs, route.memoryMb)),
+        ),
+      );
       run.catch(() => {});
       const value = await Promise.race([run, expired]);
       if (value === 'expired') {

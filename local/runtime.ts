@@ -31,6 +31,9 @@ import { buildConsole, consoleSecurityHeaders } from '../web/build-console';
 import { isRunning, readRuntimeInfo, removeRuntimeInfo, writeRuntimeInfo, PREWARMED } from './runtime-info';
 import { DEFAULT_RETENTION_SWEEP_SECONDS, startRetentionSweep } from './retention-sweep';
 import { S3RVER_CREDENTIALS, startStandins, useStandInCredentials, type Standins } from './standins';
+import type { Meter } from './metering/meter';
+import { meteredAuthorizer, meterStandins } from './metering/runtime-metering';
+import { s3RequestClass } from './metering/s3-request-class';
 import { startStorageGateway, type StorageGateway } from './storage-gateway';
 import { localShareKey } from './share-key';
 import { createThrottle, throttleLimitsFrom } from './throttle';
@@ -63,6 +66,13 @@ export interface LocalRuntimeOptions {
    */
   prewarm?: boolean;
   log?: (message: string, error?: unknown) => void;
+  /**
+   * Counts what every job would be billed for in AWS (`npm run cost`,
+   * local/metering/): Lambda invocations, API requests, executions, DynamoDB
+   * request units (through a counting proxy in front of dynalite), S3 requests
+   * and EventBridge events. Off by default: the proxy slows DynamoDB calls.
+   */
+  metering?: Meter;
 }
 
 export interface LocalRuntime {
@@ -111,6 +121,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     // (in this order, which tests rely on: API, storage gateway, s3rver, dynalite), and the
     // console it serves is the one origin the storage gateway lets upload from a browser.
     const apiPort = port === 0 ? await freeLoopbackPort() : port;
+    const meter = opts.metering;
     const storage: StorageGateway = await startStorageGateway({
       upstream: standins.s3rver,
       upstreamToken: standins.s3rverToken,
@@ -119,9 +130,17 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       region,
       credentials: S3RVER_CREDENTIALS,
       log,
+      onRequest: meter && ((method, url) => meter.s3Request(s3RequestClass(method, url))),
     });
     cleanup.push(() => storage.close());
-    const ownPorts = [apiPort, storage.port, ...[standins.s3rver, standins.dynamodb].map((u) => Number(new URL(u).port))];
+    let dynamodbEndpoint = standins.dynamodb;
+    if (meter) {
+      const metered = await meterStandins(meter, { standins, region, bucketName, log });
+      cleanup.push(() => metered.close());
+      dynamodbEndpoint = metered.dynamodbEndpoint;
+    }
+    const endpoints = [standins.s3rver, standins.dynamodb, ...(dynamodbEndpoint === standins.dynamodb ? [] : [dynamodbEndpoint])];
+    const ownPorts = [apiPort, storage.port, ...endpoints.map((u) => Number(new URL(u).port))];
 
     // The main thread's SDK clients resolve credentials from process.env.
     useStandInCredentials();
@@ -129,7 +148,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     Object.assign(env, {
       LOCAL_RESERVED_PORTS: ownPorts.join(','),
       AWS_REGION: region,
-      DYNAMODB_ENDPOINT: standins.dynamodb,
+      DYNAMODB_ENDPOINT: dynamodbEndpoint,
       S3_ENDPOINT: storage.url,
       S3_FORCE_PATH_STYLE: 'true',
       TABLE_NAME: tableName,
@@ -155,14 +174,20 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       idleMs: envInt(env, 'LOCAL_WORKER_IDLE_MS'),
       env,
       log,
+      onInvoked: meter?.lambdaInvoked,
     });
     cleanup.push(() => pool.close());
-    const invoke = createWorkerInvoker({ pool, timeoutMs: timeoutOverride });
-    const orchestrator = createLocalOrchestrator({ invoke, log });
+    const invoke = createWorkerInvoker({ pool, timeoutMs: timeoutOverride, onInvoked: meter?.lambdaInvoked });
+    const orchestrator = createLocalOrchestrator({ invoke, log, onExecutionEnded: meter && ((r) => meter.executionEnded(r)) });
     cleanup.push(() => orchestrator.stopAll());
-    const webhookScheduler = createLocalWebhookScheduler({ invoke, stateFile: dataDir ? join(dataDir, 'webhook-retries.json') : undefined, log });
+    const webhookScheduler = createLocalWebhookScheduler({
+      invoke,
+      stateFile: dataDir ? join(dataDir, 'webhook-retries.json') : undefined,
+      log,
+      onExecutionEnded: meter && ((r) => meter.executionEnded({ kind: 'standard', ...r })),
+    });
     cleanup.push(() => webhookScheduler.stopAll());
-    const events = createLocalEventBus({ region, log });
+    const events = createLocalEventBus({ region, log, onPublished: meter?.eventPublished });
     cleanup.push(async () => events.close());
     // The cloud's EventBridge rule: terminal jobs with a webhook → the webhook caller.
     events.addRule('job-terminal-webhooks', JOB_TERMINAL_PATTERN, (event) => invoke('webhookCaller', event));
@@ -179,11 +204,12 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       port: apiPort,
       console: { files: consoleFiles, headers: consoleSecurityHeaders(new URL(storage.url).origin) },
       maxBodyBytes: config.maxBodyBytes,
-      authorizer: createGatewayAuthorizer({ handler: loadAuthorizer, ttlSeconds: config.authCacheTtlSeconds }),
+      authorizer: createGatewayAuthorizer({ handler: meter ? meteredAuthorizer(meter, loadAuthorizer) : loadAuthorizer, ttlSeconds: config.authCacheTtlSeconds }),
       throttle: createThrottle(throttleLimitsFrom(env)),
       integrationTimeoutMs: envInt(env, 'LOCAL_GATEWAY_TIMEOUT_MS'),
       coldStartMs: envInt(env, 'LOCAL_COLD_START_MS'),
       log,
+      metering: meter,
     });
     // Closed first on stop: no new requests while the rest shuts down.
     cleanup.push(() => http.close());

@@ -49,6 +49,8 @@ export interface StorageGatewayOptions {
   region: string;
   credentials: { accessKeyId: string; secretAccessKey: string };
   log?: (message: string, error?: unknown) => void;
+  /** Told of every request as it arrives (refused ones too: S3 bills those), for the cost model. */
+  onRequest?: (method: string, url: string) => void;
 }
 
 export interface StorageGateway {
@@ -73,6 +75,7 @@ export async function startStorageGateway(opts: StorageGatewayOptions): Promise<
   const server = http.createServer((req, res) => {
     const requestId = randomUUID().replace(/-/g, '').slice(0, 16).toUpperCase();
     res.setHeader('x-amz-request-id', requestId);
+    opts.onRequest?.(req.method ?? 'GET', req.url ?? '/');
     if (req.method === 'OPTIONS') return answerPreflight(req, res, requestId);
     for (const [name, value] of Object.entries(corsHeaders(cors, req.headers.origin))) res.setHeader(name, value);
     const bucket = browserPostBucket(req);

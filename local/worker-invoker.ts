@@ -11,6 +11,7 @@ import { WORKERS, type WorkerId } from '../step-definitions/workers';
 import { asLambdaError, timedOut } from '../lambdas/adapters/local/lambda-errors';
 import type { WorkerInvoker } from '../lambdas/adapters/local/asl-definition';
 import type { WorkerPool } from './worker-pool';
+import { timedInvocation, type LambdaInvocation } from './metering/meter';
 
 /** Workers given their own thread (WorkerSpec.threaded). */
 export const THREADED_WORKERS: readonly WorkerId[] = (Object.keys(WORKERS) as WorkerId[]).filter((id) => WORKERS[id].threaded);
@@ -33,6 +34,8 @@ export function createWorkerInvoker(opts: {
   loadMainThreadHandler?: (id: WorkerId) => Promise<Handler>;
   /** Overrides every worker's timeout (tests). */
   timeoutMs?: number;
+  /** Told of every main-thread invocation as it ends (the pool reports the threaded ones), for the cost model. */
+  onInvoked?: (invocation: LambdaInvocation) => void;
 }): WorkerInvoker {
   const load = opts.loadMainThreadHandler ?? defaultLoad;
   const modules = new Map<WorkerId, Promise<Handler>>();
@@ -53,7 +56,8 @@ export function createWorkerInvoker(opts: {
       const expired = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(timedOut(requestId, timeoutMs / 1000)), timeoutMs);
       });
-      const output = await Promise.race([Promise.resolve().then(() => handler(input, { awsRequestId: requestId })), expired]);
+      const run = timedInvocation(opts.onInvoked, { functionName: WORKERS[id].key, memoryMb: WORKERS[id].memoryMb }, async () => handler(input, { awsRequestId: requestId }));
+      const output = await Promise.race([run, expired]);
       // The result crosses as JSON, as it would from a Lambda.
       return output === undefined ? null : JSON.parse(JSON.stringify(output));
     } catch (err) {

@@ -20,6 +20,7 @@ import { Worker } from 'node:worker_threads';
 import { exited, LambdaInvocationError, outOfMemory, timedOut } from '../lambdas/adapters/local/lambda-errors';
 import { localFunctionArn } from '../lambdas/adapters/local/asl-definition';
 import type { FromThread, ThreadData, ToThread } from './worker-protocol';
+import { timedInvocation, type LambdaInvocation } from './metering/meter';
 
 export interface PooledFunction {
   /** Module exporting `handler`: absolute, or relative to the repository root. */
@@ -53,6 +54,8 @@ export interface WorkerPoolOptions {
   /** The threads' environment, like a Lambda's configuration (default: this process's). */
   env?: NodeJS.ProcessEnv;
   log?: (message: string, error?: unknown) => void;
+  /** Told of every invocation as it ends, with how long it ran in its thread (not the wait for a thread or its loading), for the cost model. */
+  onInvoked?: (invocation: LambdaInvocation) => void;
 }
 
 export interface WorkerPool {
@@ -293,7 +296,7 @@ export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
       const env = await acquire(name, spec);
       try {
         await env.ready;
-        return await env.run(input, opts.timeoutMs ?? spec.timeoutSeconds * 1000);
+        return await timedInvocation(opts.onInvoked, { functionName: name, memoryMb: spec.memoryMb }, () => env.run(input, opts.timeoutMs ?? spec.timeoutSeconds * 1000));
       } finally {
         release(env);
       }

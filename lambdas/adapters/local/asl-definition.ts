@@ -107,3 +107,15 @@ export function taskStates(definition: Record<string, unknown>): [string, string
   visit(definition);
   return out;
 }
+
+/**
+ * Counts the states an execution enters, from its event log (read only when
+ * someone wants it: the cost model). Step Functions bills a Standard execution
+ * per state transition, nested Map iterations' included.
+ */
+export async function countStateTransitions(events: AsyncGenerator<{ type: string }> | undefined): Promise<number> {
+  let entered = 0;
+  if (!events) return entered;
+  for await (const event of events) if (event.type === 'StateEntered') entered += 1;
+  return entered;
+}

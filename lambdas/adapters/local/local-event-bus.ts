@@ -35,6 +35,8 @@ export interface LocalEventBusOptions {
    */
   retryDelaysMs?: readonly number[];
   log?: (message: string, error?: unknown) => void;
+  /** Told of every event put on the bus (EventBridge bills each custom event), for the cost model. */
+  onPublished?: () => void;
 }
 
 export interface LocalEventBus extends EventPublisher {
@@ -90,6 +92,7 @@ export function createLocalEventBus(opts: LocalEventBusOptions = {}): LocalEvent
   }
 
   async function publish(source: string, detailType: string, detail: unknown): Promise<void> {
+    opts.onPublished?.();
     const event: EventEnvelope = {
       version: '0',
       id: randomUUID(),

@@ -20,7 +20,7 @@ import '../../platform/polyfills';
 import { StateMachine } from 'aws-local-stepfunctions';
 import type { PipelineKind } from '../../../step-definitions/job-pipeline';
 import type { Orchestrator, PipelineInput } from '../../domain/ports';
-import { loadLocalDefinition, localExecutionArn, localStateMachineArn, taskHandlersFor, type WorkerInvoker } from './asl-definition';
+import { countStateTransitions, loadLocalDefinition, localExecutionArn, localStateMachineArn, taskHandlersFor, type WorkerInvoker } from './asl-definition';
 
 /** What one execution did, for the cost model (npm run cost): Standard is billed by the state transition, Express by the request and the second. */
 export interface LocalExecutionReport {
@@ -111,14 +111,6 @@ export function createLocalOrchestrator(opts: LocalOrchestratorOptions): LocalOr
     );
   }
 
-  /** Counts the states an execution enters, from its event log (read only when someone wants the report). */
-  async function countTransitions(events: AsyncGenerator<{ type: string }> | undefined): Promise<number> {
-    let entered = 0;
-    if (!events) return entered;
-    for await (const event of events) if (event.type === 'StateEntered') entered += 1;
-    return entered;
-  }
-
   function start(kind: PipelineKind, input: PipelineInput, workflowId: string): Execution {
     const execution: Execution = { abort: () => {}, stopped: false, done: Promise.resolve() };
     const startedAt = Date.now();
@@ -136,7 +128,7 @@ export function createLocalOrchestrator(opts: LocalOrchestratorOptions): LocalOr
       });
       execution.abort = run.abort;
       result = run.result;
-      if (opts.onExecutionEnded) counted = countTransitions(run.eventLogs as AsyncGenerator<{ type: string }>);
+      if (opts.onExecutionEnded) counted = countStateTransitions(run.eventLogs as AsyncGenerator<{ type: string }>);
     } catch (err) {
       result = Promise.reject(err);
     }

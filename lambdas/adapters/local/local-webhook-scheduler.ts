@@ -15,13 +15,15 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StateMachine } from 'aws-local-stepfunctions';
 import type { WebhookRetryInput, WebhookScheduler } from '../../domain/ports';
-import { loadLocalDefinition, taskHandlersFor, type WorkerInvoker } from './asl-definition';
+import { countStateTransitions, loadLocalDefinition, taskHandlersFor, type WorkerInvoker } from './asl-definition';
 
 export interface LocalWebhookSchedulerOptions {
   invoke: WorkerInvoker;
   /** JSON file that keeps pending retries across restarts. */
   stateFile?: string;
   log?: (message: string, error?: unknown) => void;
+  /** Told of every retry execution as it ends (a Standard machine: billed per state transition), for the cost model. */
+  onExecutionEnded?: (report: { stateTransitions: number; durationMs: number }) => void;
 }
 
 export interface LocalWebhookScheduler extends WebhookScheduler {
@@ -83,6 +85,13 @@ export function createLocalWebhookScheduler(opts: LocalWebhookSchedulerOptions):
       }]),
     );
     const execution = sm.run(record.state as never, { noThrowOnAbort: true, overrides: { taskResourceLocalHandlers: handlers as never } });
+    if (opts.onExecutionEnded) {
+      const notify = opts.onExecutionEnded;
+      const startedAt = Date.now();
+      void countStateTransitions(execution.eventLogs as AsyncGenerator<{ type: string }>).then((stateTransitions) =>
+        notify({ stateTransitions, durationMs: Date.now() - startedAt }),
+      );
+    }
     const done = execution.result.then(
       () => {
         if (stopping) return;

@@ -35,6 +35,8 @@ import { localShareKey } from './share-key';
 import { createThrottle, throttleLimitsFrom } from './throttle';
 import { createWorkerInvoker, pooledFunctions } from './worker-invoker';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
+import { enableInvocationScopes } from './invocation-scope';
+import { componentLog, type ComponentLog } from '../lambdas/observability/logger';
 
 export const LOCAL_ACCOUNT_ID = 'local';
 
@@ -61,7 +63,8 @@ export interface LocalRuntimeOptions {
    * unless LOCAL_PREWARM=0; tests leave it off.
    */
   prewarm?: boolean;
-  log?: (message: string, error?: unknown) => void;
+  /** Where the runtime and its parts report (default: the logger, each part under its own `component`). */
+  log?: ComponentLog;
 }
 
 export interface LocalRuntime {
@@ -80,7 +83,9 @@ export interface LocalRuntime {
 }
 
 export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
-  const log = opts.log ?? ((m, e) => console.error(`[local] ${m}`, e ?? ''));
+  const log = opts.log ?? componentLog('runtime');
+  // Before any handler runs: the main thread serves many invocations at once, each with its own log keys.
+  enableInvocationScopes();
   // The runtime's own environment: what its services and worker threads read.
   // process.env itself only gets the stand-in credentials (below), so a test
   // process that starts a runtime does not hand its endpoints to everything else.
@@ -117,7 +122,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       corsOrigins: consoleOrigins(apiPort),
       region,
       credentials: S3RVER_CREDENTIALS,
-      log,
+      log: opts.log,
     });
     cleanup.push(() => storage.close());
     const ownPorts = [apiPort, storage.port, ...[standins.s3rver, standins.dynamodb].map((u) => Number(new URL(u).port))];
@@ -152,15 +157,15 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       timeoutMs: timeoutOverride,
       idleMs: envInt(env, 'LOCAL_WORKER_IDLE_MS'),
       env,
-      log,
+      log: opts.log,
     });
     cleanup.push(() => pool.close());
     const invoke = createWorkerInvoker({ pool, timeoutMs: timeoutOverride });
-    const orchestrator = createLocalOrchestrator({ invoke, log });
+    const orchestrator = createLocalOrchestrator({ invoke, log: opts.log });
     cleanup.push(() => orchestrator.stopAll());
-    const webhookScheduler = createLocalWebhookScheduler({ invoke, stateFile: dataDir ? join(dataDir, 'webhook-retries.json') : undefined, log });
+    const webhookScheduler = createLocalWebhookScheduler({ invoke, stateFile: dataDir ? join(dataDir, 'webhook-retries.json') : undefined, log: opts.log });
     cleanup.push(() => webhookScheduler.stopAll());
-    const events = createLocalEventBus({ region, log });
+    const events = createLocalEventBus({ region, log: opts.log });
     cleanup.push(async () => events.close());
     // The cloud's EventBridge rule: terminal jobs with a webhook → the webhook caller.
     events.addRule('job-terminal-webhooks', JOB_TERMINAL_PATTERN, (event) => invoke('webhookCaller', event));
@@ -181,7 +186,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       throttle: createThrottle(throttleLimitsFrom(env)),
       integrationTimeoutMs: envInt(env, 'LOCAL_GATEWAY_TIMEOUT_MS'),
       coldStartMs: envInt(env, 'LOCAL_COLD_START_MS'),
-      log,
+      log: opts.log,
     });
     // Closed first on stop: no new requests while the rest shuts down.
     cleanup.push(() => http.close());
@@ -205,7 +210,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
 
     if (opts.prewarm) {
       const warming = Date.now();
-      // Said on stderr when done: bench:big waits for it to time warm jobs (test/bench/support/local-runtime-child.ts).
+      // Logged when done: bench:big waits for it to time warm jobs (test/bench/support/local-runtime-child.ts).
       void pool.prewarm().then(() => log(`${PREWARMED} in ${Date.now() - warming} ms`));
     }
     if (!opts.quiet) printBanner({ url: http.url, storageUrl: storage.url, dataDir, key, devKey: config.devApiKey !== undefined, resumed: resumedJobIds.length });
@@ -247,7 +252,7 @@ async function localKey(services: Services, devApiKey: string | undefined): Prom
  * Workers are idempotent (a step already done is not redone), so an execution
  * started again picks up where the interrupted one stopped.
  */
-async function resumeUnfinishedJobs(services: Services, log: (m: string, e?: unknown) => void): Promise<string[]> {
+async function resumeUnfinishedJobs(services: Services, log: ComponentLog): Promise<string[]> {
   const resumed: string[] = [];
   for (const jobId of await services.jobs.listUnfinishedJobIds()) {
     try {
@@ -257,7 +262,7 @@ async function resumeUnfinishedJobs(services: Services, log: (m: string, e?: unk
       if (graph.job.workflowId !== workflowId) await services.jobs.patchJob(jobId, { workflowId });
       resumed.push(jobId);
     } catch (err) {
-      log(`could not resume job ${jobId}`, err);
+      log('could not resume the job', err, { jobId });
     }
   }
   return resumed;

@@ -16,12 +16,13 @@ import '../../platform/polyfills';
 import { StateMachine } from 'aws-local-stepfunctions';
 import type { Orchestrator, PipelineInput } from '../../domain/ports';
 import { loadLocalDefinition, localExecutionArn, localStateMachineArn, taskHandlersFor, type WorkerInvoker } from './asl-definition';
+import { componentLog, type ComponentLog } from '../../observability/logger';
 
 export interface LocalOrchestratorOptions {
   invoke: WorkerInvoker;
   /** The parsed, substituted definition; defaults to the job pipeline's. Tests pass broken ones. */
   definition?: () => Record<string, unknown>;
-  log?: (message: string, error?: unknown) => void;
+  log?: ComponentLog;
 }
 
 export interface LocalOrchestrator extends Orchestrator {
@@ -42,7 +43,7 @@ interface Execution {
 const MACHINE = 'pipeline';
 
 export function createLocalOrchestrator(opts: LocalOrchestratorOptions): LocalOrchestrator {
-  const log = opts.log ?? ((m, e) => console.error(`[orchestrator] ${m}`, e ?? ''));
+  const log = opts.log ?? componentLog('orchestrator');
   const loadDefinition = opts.definition ?? (() => loadLocalDefinition('job-pipeline'));
   const executions = new Map<string, Execution>();
 
@@ -61,11 +62,11 @@ export function createLocalOrchestrator(opts: LocalOrchestratorOptions): LocalOr
   }
 
   async function abandon(input: PipelineInput, workflowId: string, err: unknown): Promise<void> {
-    log(`execution ${workflowId} failed; finalising job ${input.jobId} as abandoned`, err);
+    log(`execution ${workflowId} failed; finalising the job as abandoned`, err, { jobId: input.jobId, accountId: input.accountId });
     try {
       await opts.invoke('finalise', { jobId: input.jobId, accountId: input.accountId, abandoned: true });
     } catch (finaliseErr) {
-      log(`finalising abandoned job ${input.jobId} failed`, finaliseErr);
+      log('finalising the abandoned job failed', finaliseErr, { jobId: input.jobId, accountId: input.accountId });
     }
   }
 

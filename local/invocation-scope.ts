@@ -26,8 +26,11 @@ type Scope = Record<string | symbol, unknown>;
 const REQUEST_ID = Symbol.for('_AWS_LAMBDA_REQUEST_ID');
 const X_RAY_TRACE_ID = Symbol.for('_AWS_LAMBDA_X_RAY_TRACE_ID');
 
-/** Tells Powertools (commons' shouldUseInvokeStore) to keep invocation state in the store. */
-const CONCURRENCY_VARIABLE = 'AWS_LAMBDA_MAX_CONCURRENCY';
+/**
+ * Tells Powertools (commons' shouldUseInvokeStore) to keep invocation state in
+ * the store. Never in a worker thread's environment: there is no store there.
+ */
+export const CONCURRENCY_VARIABLE = 'AWS_LAMBDA_MAX_CONCURRENCY';
 
 /** What Powertools and the AWS SDK call on the Lambda runtime's InvokeStore. */
 class InvocationScopes {

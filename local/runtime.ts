@@ -35,7 +35,7 @@ import { localShareKey } from './share-key';
 import { createThrottle, throttleLimitsFrom } from './throttle';
 import { createWorkerInvoker, pooledFunctions } from './worker-invoker';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
-import { enableInvocationScopes } from './invocation-scope';
+import { CONCURRENCY_VARIABLE, enableInvocationScopes } from './invocation-scope';
 import { componentLog, type ComponentLog } from '../lambdas/observability/logger';
 
 export const LOCAL_ACCOUNT_ID = 'local';
@@ -84,13 +84,15 @@ export interface LocalRuntime {
 
 export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const log = opts.log ?? componentLog('runtime');
-  // Before any handler runs: the main thread serves many invocations at once, each with its own log keys.
-  enableInvocationScopes();
   // The runtime's own environment: what its services and worker threads read.
   // process.env itself only gets the stand-in credentials (below), so a test
   // process that starts a runtime does not hand its endpoints to everything else.
   const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
   const previousEnv = { ...process.env };
+  // Before any handler runs: the main thread serves many invocations at once, each with its own
+  // log keys. Not in the threads: each serves one invocation at a time and has no scopes.
+  enableInvocationScopes();
+  delete env[CONCURRENCY_VARIABLE];
   const dataDir = opts.inMemory ? null : resolve(opts.dataDir ?? env.DATA_DIR ?? '.local');
   const port = opts.port ?? envInt(env, 'PORT') ?? 3000;
   const storagePort = opts.storagePort ?? envInt(env, 'STORAGE_PORT') ?? (port === 0 ? 0 : port + 1);

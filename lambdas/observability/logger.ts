@@ -27,8 +27,7 @@
  */
 import { Logger } from '@aws-lambda-powertools/logger';
 import { redactLogValue } from './redaction';
-
-export const SERVICE_NAME = 'proofline';
+import { SERVICE_NAME } from './service-name';
 
 /** The ids that tie a line to a request and a job; a job's id finds every line of it. */
 export interface CorrelationKeys {

@@ -17,7 +17,7 @@
  * a signature or token of theirs).
  */
 import { Tracer } from '@aws-lambda-powertools/tracer';
-import { SERVICE_NAME } from './logger';
+import { SERVICE_NAME } from './service-name';
 
 export const tracer = new Tracer({
   serviceName: process.env.POWERTOOLS_SERVICE_NAME || SERVICE_NAME,

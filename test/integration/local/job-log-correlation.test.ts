@@ -48,7 +48,7 @@ describe("a job's log lines", () => {
     const createRequestId = res.headers.get('x-request-id');
     const jobId = ((await res.json()) as { job: { id: string } }).job.id;
 
-    await receiver.waitFor(1, 60_000);
+    await receiver.waitFor(1, 120_000);
     const ofJob = (): LogLine[] => log.lines().filter((line) => line.jobId === jobId);
     await until('the webhook delivery line', () => ofJob().some((line) => line.message === 'webhook attempt'));
     const lines = ofJob();
@@ -63,7 +63,7 @@ describe("a job's log lines", () => {
 
     expect(log.text()).not.toContain(runtime.apiKey);
     expect(log.text()).not.toContain(runtime.webhookSecret);
-  }, 120_000);
+  }, 240_000);
 
   it('include an access line for a request refused with 401, without the key it tried', async () => {
     const wrongKey = `${runtime.apiKey}x`;

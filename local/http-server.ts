@@ -100,7 +100,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     const caller: AccessCaller = {};
     logAccessWhenDone(req, res, requestId, caller);
     serve(req, res, requestId, caller).catch((err: unknown) => {
-      log(`request ${requestId} failed`, err);
+      log('request failed', err, { requestId });
       if (!res.headersSent) sendError(res, requestId, 'internal_error', ERROR_CODES.internal_error.title);
       else res.destroy();
     });
@@ -158,10 +158,10 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
         case 'forbidden':
           return sendError(res, requestId, 'forbidden');
         case 'failure':
-          log(`authoriser failed for request ${requestId}`, outcome.error);
+          log('authoriser failed', outcome.error, { requestId });
           return sendError(res, requestId, 'internal_error');
         case 'misconfigured':
-          log(`authoriser answered without a policy for request ${requestId}`, outcome.error);
+          log('authoriser answered without a policy', outcome.error, { requestId });
           return sendError(res, requestId, 'service_unavailable');
       }
     }
@@ -175,7 +175,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     const result = await invoke(route, event, requestId);
     if (result.kind === 'timeout') return sendError(res, requestId, 'gateway_timeout');
     if (result.kind === 'failed') {
-      log(`handler ${route.handler} failed for request ${requestId}`, result.error);
+      log(`handler ${route.handler} failed`, result.error, { requestId });
       return sendError(res, requestId, 'bad_gateway');
     }
     writeResult(res, result.value, requestId);

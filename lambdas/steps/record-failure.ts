@@ -32,7 +32,16 @@ export interface RecordFailureOutput {
 
 export function handler(event: RecordFailureInput, context?: Partial<Context>): Promise<RecordFailureOutput> {
   const keys = { jobId: event.jobId, accountId: event.accountId, taskId: event.taskId, stepId: event.step?.stepId };
-  return withInvocationLog(context, keys, () => recordFailure(event));
+  const startedAt = Date.now();
+  return withInvocationLog(context, keys, async () => {
+    try {
+      return await recordFailure(event);
+    } catch (err) {
+      // The failure could not be recorded (the store did not answer): Step Functions retries; the operator sees why.
+      logInvocation({ worker: 'record-failure', ...keys, result: 'failed', durationMs: elapsedSince(startedAt), error: err });
+      throw err;
+    }
+  });
 }
 
 async function recordFailure(event: RecordFailureInput): Promise<RecordFailureOutput> {

@@ -17,7 +17,7 @@ import { buildWebhookPayload } from '../domain/present/webhook-payload';
 import { services } from '../platform/services';
 import { deliverDecisionWebhook } from './decision-webhook';
 import { runWebhookAttempt, type AttemptResult, type WebhookDeps } from './webhook-attempt';
-import { logger, type CorrelationKeys } from '../observability/logger';
+import { asError, logger, type CorrelationKeys } from '../observability/logger';
 import { withInvocationLog } from '../observability/invocation';
 
 export interface WebhookRetryEvent {
@@ -103,5 +103,13 @@ async function call(event: unknown): Promise<WebhookRetryOutput | void> {
 }
 
 export function handler(event: unknown, context?: Partial<Context>): Promise<WebhookRetryOutput | void> {
-  return withInvocationLog(context, jobKeysOf(event), () => call(event));
+  return withInvocationLog(context, jobKeysOf(event), async () => {
+    try {
+      return await call(event);
+    } catch (err) {
+      // Thrown for the caller's retry (a busy attempt, a job not terminal yet, a store failure): logged with its reason here.
+      logger.error({ message: 'webhook caller failed' }, asError(err));
+      throw err;
+    }
+  });
 }

@@ -9,29 +9,34 @@
  * RATE_LIMIT_RPS / RATE_LIMIT_BURST, LOCAL_WORKER_TIMEOUT_MS, LOCAL_PREWARM (default 1:
  * load one environment of each pipeline function in the background once serving; 0: on first use),
  * LOCAL_GATEWAY_TIMEOUT_MS (the front door's integration timeout, default 29000, API Gateway's)
- * and LOCAL_COLD_START_MS (each route function's first request waits this long, default 0).
+ * LOCAL_COLD_START_MS (each route function's first request waits this long, default 0)
+ * and POWERTOOLS_LOG_LEVEL (the lowest level of the JSON log lines it writes, default INFO).
  * Ctrl-C (SIGINT) or SIGTERM stops it gracefully; unfinished jobs resume at the next start.
  */
 import '../lambdas/platform/polyfills';
 import { DataDirInUseError, startLocalRuntime } from '../local/runtime';
+import { componentLog } from '../lambdas/observability/logger';
+
+/** The runtime's own lines, in the one logger's JSON like every other line it writes. */
+const log = componentLog('runtime');
 
 async function main(): Promise<void> {
   const startedAt = Date.now();
   const runtime = await startLocalRuntime({ prewarm: process.env.LOCAL_PREWARM !== '0' });
-  console.error(`[local] started in ${Date.now() - startedAt} ms`);
+  log(`started in ${Date.now() - startedAt} ms`);
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) {
-      console.error(`[local] ${signal} again: exiting now`);
+      log(`${signal} again: exiting now`);
       process.exit(1);
     }
     stopping = true;
-    console.error(`[local] ${signal}: stopping…`);
+    log(`${signal}: stopping…`);
     runtime.stop().then(
       () => process.exit(0),
       (err: unknown) => {
-        console.error('[local] stop failed', err);
+        log('stop failed', err);
         process.exit(1);
       },
     );
@@ -41,7 +46,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error('[local] could not start:', err instanceof Error ? err.message : err);
-  if (err instanceof Error && !(err instanceof DataDirInUseError) && err.stack) console.error(err.stack);
+  // Another runtime on the data directory is a person's mistake, said in one sentence; anything else with its stack.
+  if (err instanceof DataDirInUseError) log(`could not start: ${err.message}`);
+  else log('could not start', err);
   process.exit(1);
 });

@@ -12,7 +12,9 @@
  * - the authoriser fails otherwise → failure (500);
  * - it returns something that is not a policy → misconfigured (503).
  */
+import { randomUUID } from 'node:crypto';
 import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import { inInvocationScope } from './invocation-scope';
 
 export type AuthorizerHandler = (event: APIGatewayTokenAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
 
@@ -49,7 +51,8 @@ export function createGatewayAuthorizer(opts: {
         let answer: unknown;
         try {
           const handler = await opts.handler();
-          answer = await handler({ type: 'TOKEN', authorizationToken: token, methodArn });
+          // In a scope of its own, as every invocation in this thread (invocation-scope.ts).
+          answer = await inInvocationScope(randomUUID(), () => handler({ type: 'TOKEN', authorizationToken: token, methodArn }));
         } catch (error) {
           if (error instanceof Error && error.message === 'Unauthorized') return { kind: 'unauthorized' };
           return { kind: 'failure', error };

@@ -7,7 +7,8 @@
  * authoriser on `auth: true` routes with API Gateway's caching, throttles per
  * key (429 with Retry-After), then calls the route's handler module with a REST
  * proxy event and writes back its result. Every error it produces itself has
- * the contract's error body, like the cloud's Gateway Responses.
+ * the contract's error body, like the cloud's Gateway Responses. Every request
+ * leaves one access log line (logAccessWhenDone), like API Gateway's access log.
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -21,8 +22,10 @@ import { buildProxyEvent, lambdaContext, methodArn, type GatewayRequest } from '
 import { GATEWAY_MESSAGES } from '../lambdas/api/gateway-messages';
 import { REQUEST_ID_HEADERS, requestIdHeaders } from '../lambdas/api/middleware/request-id';
 import { holdIdleConnections } from './keep-alive';
+import { inInvocationScope } from './invocation-scope';
 import { consoleCacheControl, type ConsoleFile, type ConsoleFiles } from '../web/build-console';
 import { timedInvocation, type Meter } from './metering/meter';
+import { componentLog, logger, type ComponentLog } from '../lambdas/observability/logger';
 
 export type RouteHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -44,7 +47,7 @@ export interface HttpServerOptions {
    * locally (the sync boundary test, docs/api.md §11 rule 9).
    */
   coldStartMs?: number;
-  log?: (message: string, error?: unknown) => void;
+  log?: ComponentLog;
   /** The web console's files (web/build-console.ts), served at `/` and `/assets/…` beside the API. */
   console?: { files: ConsoleFiles; headers: Record<string, string> };
   /** Counts the API's requests (not the console's files: CloudFront and S3 serve those) and its handlers' invocations, for the cost model. */
@@ -77,7 +80,7 @@ export const defaultLoadHandler = async (name: string): Promise<RouteHandler> =>
 };
 
 export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServer> {
-  const log = opts.log ?? ((m, e) => console.error(`[api] ${m}`, e ?? ''));
+  const log = opts.log ?? componentLog('gateway');
   const load = opts.loadHandler ?? defaultLoadHandler;
   const integrationTimeoutMs = opts.integrationTimeoutMs ?? 29_000;
   const coldStartMs = opts.coldStartMs ?? 0;
@@ -97,8 +100,10 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
   const server = http.createServer((req, res) => {
     const requestId = randomUUID();
     for (const [name, value] of Object.entries(requestIdHeaders(requestId))) res.setHeader(name, value);
-    serve(req, res, requestId).catch((err: unknown) => {
-      log(`request ${requestId} failed`, err);
+    const caller: AccessCaller = {};
+    logAccessWhenDone(req, res, requestId, caller);
+    serve(req, res, requestId, caller).catch((err: unknown) => {
+      log('request failed', err, { requestId });
       if (!res.headersSent) sendError(res, requestId, 'internal_error', ERROR_CODES.internal_error.title);
       else res.destroy();
     });
@@ -116,7 +121,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     socket.end(rawErrorResponse(err.code === 'HPE_HEADER_OVERFLOW' ? 'headers_too_large' : 'validation_error', err.code));
   });
 
-  async function serve(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): Promise<void> {
+  async function serve(req: http.IncomingMessage, res: http.ServerResponse, requestId: string, caller: AccessCaller): Promise<void> {
     const receivedAt = new Date();
     const method = req.method ?? 'GET';
     const [path = '/', rawQuery = ''] = (req.url ?? '/').split('?', 2);
@@ -150,16 +155,17 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
       switch (outcome.kind) {
         case 'allowed':
           authorizer = { principalId: outcome.principalId, context: outcome.context };
+          caller.accountId = outcome.context.accountId;
           break;
         case 'unauthorized':
           return sendError(res, requestId, 'unauthorized', undefined, { 'WWW-Authenticate': 'Bearer' });
         case 'forbidden':
           return sendError(res, requestId, 'forbidden');
         case 'failure':
-          log(`authoriser failed for request ${requestId}`, outcome.error);
+          log('authoriser failed', outcome.error, { requestId });
           return sendError(res, requestId, 'internal_error');
         case 'misconfigured':
-          log(`authoriser answered without a policy for request ${requestId}`, outcome.error);
+          log('authoriser answered without a policy', outcome.error, { requestId });
           return sendError(res, requestId, 'service_unavailable');
       }
     }
@@ -173,7 +179,7 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     const result = await invoke(route, event, requestId);
     if (result.kind === 'timeout') return sendError(res, requestId, 'gateway_timeout');
     if (result.kind === 'failed') {
-      log(`handler ${route.handler} failed for request ${requestId}`, result.error);
+      log(`handler ${route.handler} failed`, result.error, { requestId });
       return sendError(res, requestId, 'bad_gateway');
     }
     writeResult(res, result.value, requestId);
@@ -190,10 +196,10 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<'expired'>((resolve) => { timer = setTimeout(() => resolve('expired'), limitMs); });
     try {
+      // In a scope of its own: requests run at once in this thread, each with its own log keys.
+      const context = lambdaContext(`proofline-local-${route.handler}`, requestId, lambdaMs, route.memoryMb);
       const run = handlerFor(route.handler).then((h) =>
-        timedInvocation(opts.metering?.lambdaInvoked, { functionName: route.handler, memoryMb: route.memoryMb }, () =>
-          h(event, lambdaContext(`proofline-local-${route.handler}`, requestId, lambdaMs, route.memoryMb)),
-        ),
+        timedInvocation(opts.metering?.lambdaInvoked, { functionName: route.handler, memoryMb: route.memoryMb }, () => inInvocationScope(requestId, () => h(event, context))),
       );
       run.catch(() => {});
       const value = await Promise.race([run, expired]);
@@ -237,6 +243,38 @@ export async function startHttpServer(opts: HttpServerOptions): Promise<HttpServ
         server.closeIdleConnections();
       }),
   };
+}
+
+/** Who a request came from, once the authoriser has said (never the key). */
+interface AccessCaller {
+  accountId?: string;
+}
+
+/**
+ * The access log: one line per request, when its response has gone (or its
+ * connection closed before), a 401 included: method, path (never the query
+ * string, which may hold a presigned URL's signature), status, duration, the
+ * request id every response carries, and the account once the key was
+ * accepted. Never a header, so never the key.
+ */
+function logAccessWhenDone(req: http.IncomingMessage, res: http.ServerResponse, requestId: string, caller: AccessCaller): void {
+  const started = performance.now();
+  res.once('close', () => {
+    const method = req.method ?? 'GET';
+    const path = (req.url ?? '/').split('?', 1)[0]!;
+    const status = res.statusCode;
+    logger.info({
+      message: `${method} ${path} ${status}`,
+      component: 'access',
+      method,
+      path,
+      status,
+      ms: Math.round(performance.now() - started),
+      requestId,
+      accountId: caller.accountId,
+      ...(res.writableFinished ? {} : { aborted: true }),
+    });
+  });
 }
 
 /** The whole body, or null as soon as it is known to exceed the limit (nothing more is kept). */

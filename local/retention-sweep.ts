@@ -5,6 +5,7 @@
  * references go together. Sweeps never overlap: the next is scheduled when one ends.
  */
 import { expireJobs, type ExpireJobsDeps } from '../lambdas/domain/use-cases/expire-jobs';
+import type { ComponentLog } from '../lambdas/observability/logger';
 
 export const DEFAULT_RETENTION_SWEEP_SECONDS = 60;
 
@@ -13,7 +14,7 @@ export interface RetentionSweep {
   stop(): Promise<void>;
 }
 
-export function startRetentionSweep(deps: ExpireJobsDeps, intervalSeconds: number, log: (message: string, error?: unknown) => void): RetentionSweep {
+export function startRetentionSweep(deps: ExpireJobsDeps, intervalSeconds: number, log: ComponentLog): RetentionSweep {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let stopped = false;

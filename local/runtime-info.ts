@@ -8,7 +8,7 @@ import { readFileSync, rmSync, writeFileSync, renameSync, mkdirSync } from 'node
 import { request } from 'node:http';
 import { join } from 'node:path';
 
-/** What the runtime logs (stderr) once its prewarm has loaded every pipeline worker; bench:big waits for it. */
+/** What the runtime logs (a line on stdout) once its prewarm has loaded every pipeline worker; bench:big waits for it. */
 export const PREWARMED = 'pipeline workers prewarmed';
 
 export interface RuntimeInfo {

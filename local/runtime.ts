@@ -39,6 +39,8 @@ import { localShareKey } from './share-key';
 import { createThrottle, throttleLimitsFrom } from './throttle';
 import { createWorkerInvoker, pooledFunctions } from './worker-invoker';
 import { createWorkerPool, type WorkerPool } from './worker-pool';
+import { CONCURRENCY_VARIABLE, enableInvocationScopes } from './invocation-scope';
+import { componentLog, type ComponentLog } from '../lambdas/observability/logger';
 
 export const LOCAL_ACCOUNT_ID = 'local';
 
@@ -65,7 +67,8 @@ export interface LocalRuntimeOptions {
    * unless LOCAL_PREWARM=0; tests leave it off.
    */
   prewarm?: boolean;
-  log?: (message: string, error?: unknown) => void;
+  /** Where the runtime and its parts report (default: the logger, each part under its own `component`). */
+  log?: ComponentLog;
   /**
    * Counts what every job would be billed for in AWS (`npm run cost`,
    * local/metering/): Lambda invocations, API requests, executions, DynamoDB
@@ -91,12 +94,16 @@ export interface LocalRuntime {
 }
 
 export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
-  const log = opts.log ?? ((m, e) => console.error(`[local] ${m}`, e ?? ''));
+  const log = opts.log ?? componentLog('runtime');
   // The runtime's own environment: what its services and worker threads read.
   // process.env itself only gets the stand-in credentials (below), so a test
   // process that starts a runtime does not hand its endpoints to everything else.
   const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
   const previousEnv = { ...process.env };
+  // Before any handler runs: the main thread serves many invocations at once, each with its own
+  // log keys. Not in the threads: each serves one invocation at a time and has no scopes.
+  enableInvocationScopes();
+  delete env[CONCURRENCY_VARIABLE];
   const dataDir = opts.inMemory ? null : resolve(opts.dataDir ?? env.DATA_DIR ?? '.local');
   const port = opts.port ?? envInt(env, 'PORT') ?? 3000;
   const storagePort = opts.storagePort ?? envInt(env, 'STORAGE_PORT') ?? (port === 0 ? 0 : port + 1);
@@ -129,7 +136,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       corsOrigins: consoleOrigins(apiPort),
       region,
       credentials: S3RVER_CREDENTIALS,
-      log,
+      log: opts.log,
       onRequest: meter && ((method, url) => meter.s3Request(s3RequestClass(method, url))),
     });
     cleanup.push(() => storage.close());
@@ -173,21 +180,21 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       timeoutMs: timeoutOverride,
       idleMs: envInt(env, 'LOCAL_WORKER_IDLE_MS'),
       env,
-      log,
+      log: opts.log,
       onInvoked: meter?.lambdaInvoked,
     });
     cleanup.push(() => pool.close());
     const invoke = createWorkerInvoker({ pool, timeoutMs: timeoutOverride, onInvoked: meter?.lambdaInvoked });
-    const orchestrator = createLocalOrchestrator({ invoke, log, onExecutionEnded: meter && ((r) => meter.executionEnded(r)) });
+    const orchestrator = createLocalOrchestrator({ invoke, log: opts.log, onExecutionEnded: meter && ((r) => meter.executionEnded(r)) });
     cleanup.push(() => orchestrator.stopAll());
     const webhookScheduler = createLocalWebhookScheduler({
       invoke,
       stateFile: dataDir ? join(dataDir, 'webhook-retries.json') : undefined,
-      log,
+      log: opts.log,
       onExecutionEnded: meter && ((r) => meter.executionEnded({ kind: 'standard', ...r })),
     });
     cleanup.push(() => webhookScheduler.stopAll());
-    const events = createLocalEventBus({ region, log, onPublished: meter?.eventPublished });
+    const events = createLocalEventBus({ region, log: opts.log, onPublished: meter?.eventPublished });
     cleanup.push(async () => events.close());
     // The cloud's EventBridge rule: terminal jobs with a webhook → the webhook caller.
     events.addRule('job-terminal-webhooks', JOB_TERMINAL_PATTERN, (event) => invoke('webhookCaller', event));
@@ -208,7 +215,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
       throttle: createThrottle(throttleLimitsFrom(env)),
       integrationTimeoutMs: envInt(env, 'LOCAL_GATEWAY_TIMEOUT_MS'),
       coldStartMs: envInt(env, 'LOCAL_COLD_START_MS'),
-      log,
+      log: opts.log,
       metering: meter,
     });
     // Closed first on stop: no new requests while the rest shuts down.
@@ -235,7 +242,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
 
     if (opts.prewarm) {
       const warming = Date.now();
-      // Said on stderr when done: bench:big waits for it to time warm jobs (test/bench/support/local-runtime-child.ts).
+      // Logged when done: bench:big waits for it to time warm jobs (test/bench/support/local-runtime-child.ts).
       void pool.prewarm().then(() => log(`${PREWARMED} in ${Date.now() - warming} ms`));
     }
     if (!opts.quiet) printBanner({ url: http.url, storageUrl: storage.url, dataDir, key, devKey: config.devApiKey !== undefined, resumed: resumedJobIds.length });
@@ -277,7 +284,7 @@ async function localKey(services: Services, devApiKey: string | undefined): Prom
  * Workers are idempotent (a step already done is not redone), so an execution
  * started again picks up where the interrupted one stopped.
  */
-async function resumeUnfinishedJobs(services: Services, log: (m: string, e?: unknown) => void): Promise<string[]> {
+async function resumeUnfinishedJobs(services: Services, log: ComponentLog): Promise<string[]> {
   const resumed: string[] = [];
   for (const jobId of await services.jobs.listUnfinishedJobIds()) {
     try {
@@ -287,7 +294,7 @@ async function resumeUnfinishedJobs(services: Services, log: (m: string, e?: unk
       if (graph.job.workflowId !== workflowId) await services.jobs.patchJob(jobId, { workflowId });
       resumed.push(jobId);
     } catch (err) {
-      log(`could not resume job ${jobId}`, err);
+      log('could not resume the job', err, { jobId });
     }
   }
   return resumed;

@@ -35,6 +35,7 @@ import { isPresignedV4, verifyPresignedRequest } from './presigned-url-check';
 import { S3RVER_TOKEN_HEADER, s3rverClient } from './standins';
 import { holdIdleConnections } from './keep-alive';
 import { corsHeaders, preflightAnswer } from './storage-cors';
+import { componentLog, type ComponentLog } from '../lambdas/observability/logger';
 
 export interface StorageGatewayOptions {
   /** s3rver's base URL (http://127.0.0.1:port). */
@@ -48,7 +49,7 @@ export interface StorageGatewayOptions {
   corsOrigins?: readonly string[];
   region: string;
   credentials: { accessKeyId: string; secretAccessKey: string };
-  log?: (message: string, error?: unknown) => void;
+  log?: ComponentLog;
   /** Told of every request as it arrives (refused ones too: S3 bills those), for the cost model. */
   onRequest?: (method: string, url: string) => void;
 }
@@ -66,7 +67,7 @@ const DRAIN_GRACE_MS = 5_000;
 
 export async function startStorageGateway(opts: StorageGatewayOptions): Promise<StorageGateway> {
   const upstream = new URL(opts.upstream);
-  const log = opts.log ?? ((m, e) => console.error(`[storage] ${m}`, e ?? ''));
+  const log = opts.log ?? componentLog('storage-gateway');
   const s3rver = s3rverClient({ endpoint: opts.upstream, token: opts.upstreamToken, region: opts.region, credentials: opts.credentials });
   const tmpRoot = await mkdtemp(join(tmpdir(), 'proofline-post-'));
   const cors = { origins: opts.corsOrigins ?? [] };

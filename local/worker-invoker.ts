@@ -12,6 +12,8 @@ import { asLambdaError, timedOut } from '../lambdas/adapters/local/lambda-errors
 import type { WorkerInvoker } from '../lambdas/adapters/local/asl-definition';
 import type { WorkerPool } from './worker-pool';
 import { timedInvocation, type LambdaInvocation } from './metering/meter';
+import { inInvocationScope } from './invocation-scope';
+import { lambdaContext } from './proxy-event';
 
 /** Workers given their own thread (WorkerSpec.threaded). */
 export const THREADED_WORKERS: readonly WorkerId[] = (Object.keys(WORKERS) as WorkerId[]).filter((id) => WORKERS[id].threaded);
@@ -56,7 +58,9 @@ export function createWorkerInvoker(opts: {
       const expired = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(timedOut(requestId, timeoutMs / 1000)), timeoutMs);
       });
-      const run = timedInvocation(opts.onInvoked, { functionName: WORKERS[id].key, memoryMb: WORKERS[id].memoryMb }, async () => handler(input, { awsRequestId: requestId }));
+      // In a scope of its own: this thread runs many invocations at once, each with its own log keys.
+      const context = lambdaContext(`proofline-local-${WORKERS[id].key}`, requestId, timeoutMs, WORKERS[id].memoryMb);
+      const run = timedInvocation(opts.onInvoked, { functionName: WORKERS[id].key, memoryMb: WORKERS[id].memoryMb }, async () => inInvocationScope(requestId, () => handler(input, context)));
       const output = await Promise.race([run, expired]);
       // The result crosses as JSON, as it would from a Lambda.
       return output === undefined ? null : JSON.parse(JSON.stringify(output));

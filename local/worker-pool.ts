@@ -21,6 +21,7 @@ import { exited, LambdaInvocationError, outOfMemory, timedOut } from '../lambdas
 import { localFunctionArn } from '../lambdas/adapters/local/asl-definition';
 import type { FromThread, ThreadData, ToThread } from './worker-protocol';
 import { timedInvocation, type LambdaInvocation } from './metering/meter';
+import { componentLog, type ComponentLog } from '../lambdas/observability/logger';
 
 export interface PooledFunction {
   /** Module exporting `handler`: absolute, or relative to the repository root. */
@@ -53,7 +54,7 @@ export interface WorkerPoolOptions {
   initTimeoutMs?: number;
   /** The threads' environment, like a Lambda's configuration (default: this process's). */
   env?: NodeJS.ProcessEnv;
-  log?: (message: string, error?: unknown) => void;
+  log?: ComponentLog;
   /** Told of every invocation as it ends, with how long it ran in its thread (not the wait for a thread or its loading), for the cost model. */
   onInvoked?: (invocation: LambdaInvocation) => void;
 }
@@ -193,7 +194,7 @@ class Environment {
 }
 
 export function createWorkerPool(opts: WorkerPoolOptions): WorkerPool {
-  const log = opts.log ?? ((m, e) => console.error(`[worker-pool] ${m}`, e ?? ''));
+  const log = opts.log ?? componentLog('worker-pool');
   const maxConcurrency = opts.maxConcurrency ?? Math.max(1, Math.min(4, availableParallelism()));
   const idleMs = opts.idleMs ?? 10 * 60_000;
   const spareIdleMs = Math.min(opts.spareIdleMs ?? 30_000, idleMs);

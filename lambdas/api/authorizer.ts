@@ -7,12 +7,15 @@
  * on the one method asked about: API Gateway caches the policy per token, and a
  * policy naming one route would make the cached answer deny every other route.
  * Anything else is `Error('Unauthorized')`, which API Gateway turns into 401; a
- * store failure is rethrown as itself so it surfaces as a 500, not as a bad key.
+ * store failure is logged (never the key) and rethrown as itself so it
+ * surfaces as a 500, not as a bad key.
  */
 import '../platform/polyfills';
-import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayTokenAuthorizerEvent, Context } from 'aws-lambda';
 import { authenticate } from '../domain/keys';
 import { services } from '../platform/services';
+import { asError, logger } from '../observability/logger';
+import { withInvocationLog } from '../observability/invocation';
 
 const BEARER_RE = /^\s*Bearer\s+(\S+)\s*$/i;
 
@@ -37,11 +40,22 @@ function unauthorized(): Error {
   return new Error('Unauthorized');
 }
 
-export async function handler(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+export function handler(event: APIGatewayTokenAuthorizerEvent, context?: Partial<Context>): Promise<APIGatewayAuthorizerResult> {
+  return withInvocationLog(context, {}, () => authorize(event));
+}
+
+async function authorize(event: APIGatewayTokenAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const secret = bearerSecret(event?.authorizationToken);
   if (!secret) throw unauthorized();
   const { keys, config } = services();
-  const caller = await authenticate(keys, secret, config.devApiKey);
+  let caller: Awaited<ReturnType<typeof authenticate>>;
+  try {
+    caller = await authenticate(keys, secret, config.devApiKey);
+  } catch (err) {
+    // The key store failed, not the key: an operator's problem, logged without the key.
+    logger.error({ message: 'key check failed' }, asError(err));
+    throw err;
+  }
   if (!caller) throw unauthorized();
   return {
     principalId: caller.keyId,

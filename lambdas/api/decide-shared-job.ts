@@ -8,6 +8,7 @@ import middy from '@middy/core';
 import { presentSharedJob } from '../domain/present/shared-job';
 import { decideSharedJob } from '../domain/use-cases/decide-shared-job';
 import { services } from '../platform/services';
+import { appendCorrelationKeys, logger } from '../observability/logger';
 import { json, type ApiEvent, type ApiResult } from './middleware/http';
 import { shareMiddleware } from './middleware/share-middleware';
 import { parseRequest } from './schemas/parse-request';
@@ -17,6 +18,8 @@ async function decideSharedJobHandler(event: ApiEvent): Promise<ApiResult> {
   const svc = services();
   const body = parseRequest(decisionBody, event.jsonBody);
   const { graph, claims } = await decideSharedJob(svc, shareTokenOf(event), { decision: body.decision, note: body.note ?? null });
+  appendCorrelationKeys({ accountId: graph.job.accountId, jobId: graph.job.id });
+  logger.info({ message: 'share decision recorded', decision: body.decision });
   return json(200, await presentSharedJob(graph, claims, { blobs: svc.blobs, expiresIn: svc.config.downloadUrlExpiresSeconds }));
 }
 

@@ -8,6 +8,7 @@ import middy from '@middy/core';
 import { presentSharedJob } from '../domain/present/shared-job';
 import { openSharedJob } from '../domain/use-cases/open-shared-job';
 import { services } from '../platform/services';
+import { appendCorrelationKeys } from '../observability/logger';
 import { json, type ApiEvent, type ApiResult } from './middleware/http';
 import { shareMiddleware } from './middleware/share-middleware';
 import { shareTokenOf } from './schemas/share-body';
@@ -15,6 +16,7 @@ import { shareTokenOf } from './schemas/share-body';
 async function getSharedJobHandler(event: ApiEvent): Promise<ApiResult> {
   const svc = services();
   const { graph, claims } = await openSharedJob(svc, shareTokenOf(event));
+  appendCorrelationKeys({ accountId: graph.job.accountId, jobId: graph.job.id });
   return json(200, await presentSharedJob(graph, claims, { blobs: svc.blobs, expiresIn: svc.config.downloadUrlExpiresSeconds }));
 }
 

@@ -16,6 +16,7 @@ import type { Context } from 'aws-lambda';
 import { callerOf, json, type ApiEvent, type ApiResult } from './middleware/http';
 import { syncWaitLeft } from './sync-wait';
 import { assertRequestUrlsAllowed } from './url-rules';
+import { appendCorrelationKeys, logger } from '../observability/logger';
 
 export type SubmissionMode = { sync: true } | { sync: false; markPending: boolean };
 
@@ -24,6 +25,9 @@ export async function submitJob(event: ApiEvent, request: JobRequest, mode: Subm
   const caller = callerOf(event);
   assertRequestUrlsAllowed(request, svc.config.networkMode, svc.config.reservedPorts);
   const created = await createJob(svc, caller, request);
+  // From here every line of this request carries the job's id: the first of the job's lines.
+  appendCorrelationKeys({ jobId: created.job.id });
+  logger.info({ message: 'job created', tasks: created.tasks.length, steps: created.steps.length, sync: mode.sync, webhook: created.job.webhook !== null });
   const presentDeps = { blobs: svc.blobs, expiresIn: svc.config.downloadUrlExpiresSeconds };
 
   if (!mode.sync) {

@@ -6,7 +6,10 @@
  * records, a day later (adapters/aws/dynamo-items.ts), only catches what a sweep missed.
  */
 import '../platform/polyfills';
+import type { Context } from 'aws-lambda';
 import { expireJobs } from '../domain/use-cases/expire-jobs';
+import { withInvocationLog } from '../observability/invocation';
+import { asError, logger } from '../observability/logger';
 import { services } from '../platform/services';
 
 export interface SweepResult {
@@ -14,12 +17,13 @@ export interface SweepResult {
   failed: string[];
 }
 
-export async function handler(): Promise<SweepResult> {
-  const report = await expireJobs(services());
-  for (const failure of report.failed) {
-    const reason = failure.error instanceof Error ? failure.error.message : String(failure.error);
-    console.error(JSON.stringify({ level: 'error', component: 'retention-sweep', message: 'could not delete an expired job; the next sweep tries again', jobId: failure.id, reason }));
-  }
-  console.log(JSON.stringify({ level: 'info', component: 'retention-sweep', message: 'swept expired jobs', deleted: report.deleted.length, failed: report.failed.length }));
-  return { deleted: report.deleted.length, failed: report.failed.map((f) => f.id) };
+export function handler(_event?: unknown, context?: Partial<Context>): Promise<SweepResult> {
+  return withInvocationLog(context, {}, async () => {
+    const report = await expireJobs(services());
+    for (const failure of report.failed) {
+      logger.error({ message: 'could not delete an expired job; the next sweep tries again', component: 'retention-sweep', jobId: failure.id }, asError(failure.error));
+    }
+    logger.info({ message: 'swept expired jobs', component: 'retention-sweep', deleted: report.deleted.length, failed: report.failed.length });
+    return { deleted: report.deleted.length, failed: report.failed.map((f) => f.id) };
+  });
 }

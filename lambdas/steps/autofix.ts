@@ -14,9 +14,8 @@ import '../platform/polyfills';
 import { basename, join } from 'node:path';
 import type { AutofixStepResult } from '../domain/step-results';
 import { autofix } from '../engine/autofix';
-import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import { stepHandler, type StepWorker } from './step-runner';
 import { withinWorkBudget } from './work-budget';
-import type { InvocationContext } from './step-budget';
 import { fixItems, fixParamsOf, recommendedFixes, resolveProfileId } from './step-params';
 import { keyExtension } from '../domain/blob-keys';
 import { derivedFileName, extensionForMime } from '../domain/file-names';
@@ -61,6 +60,4 @@ export const autofixWorker: StepWorker = {
   },
 };
 
-export function handler(event: StepInvocation, context?: InvocationContext): Promise<StepRunSummary> {
-  return runStep(event, autofixWorker, context);
-}
+export const handler = stepHandler(autofixWorker);

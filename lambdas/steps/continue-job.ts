@@ -19,8 +19,9 @@ import '../platform/polyfills';
 import { gunzipSync } from 'node:zlib';
 import { isTerminal } from '../domain/model';
 import { pipelineInputOf } from '../domain/use-cases/create-job';
+import type { Context } from 'aws-lambda';
+import { withInvocationLog } from '../observability/invocation';
 import { services } from '../platform/services';
-import { errorName } from './failure-reasons';
 import { elapsedSince, logInvocation } from './invocation-log';
 
 const asObject = (v: unknown): Record<string, unknown> | null =>
@@ -66,13 +67,19 @@ export interface ContinueJobResult {
   ignored: string[];
 }
 
-export async function handler(event: unknown): Promise<ContinueJobResult> {
+export function handler(event: unknown, context?: Partial<Context>): Promise<ContinueJobResult> {
+  const jobIds = jobIdsOf(event);
+  // A batch names one job nearly always; its lines then carry that job's id.
+  return withInvocationLog(context, { jobId: jobIds.length === 1 ? jobIds[0] : undefined }, () => continueJobs(jobIds));
+}
+
+async function continueJobs(jobIds: string[]): Promise<ContinueJobResult> {
   const s = services();
   const result: ContinueJobResult = { continued: [], ignored: [] };
-  for (const jobId of jobIdsOf(event)) {
+  for (const jobId of jobIds) {
     const startedAt = Date.now();
-    const log = (outcome: string, error?: string): void =>
-      logInvocation({ worker: 'continueJob', jobId, result: outcome, durationMs: elapsedSince(startedAt), ...(error ? { error } : {}) });
+    const log = (outcome: string, error?: unknown): void =>
+      logInvocation({ worker: 'continueJob', jobId, result: outcome, durationMs: elapsedSince(startedAt), ...(error === undefined ? {} : { error }) });
     try {
       const graph = await s.jobs.getGraphById(jobId);
       if (!graph || isTerminal(graph.job.status)) {
@@ -86,7 +93,7 @@ export async function handler(event: unknown): Promise<ContinueJobResult> {
       result.continued.push(jobId);
       log('continued-in-standard');
     } catch (err) {
-      log('failed', errorName(err));
+      log('failed', err);
       throw err;
     }
   }

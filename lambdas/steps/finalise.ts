@@ -15,10 +15,11 @@
  * whichever way the finaliser was called), so `abandoned` only shows in the log.
  */
 import '../platform/polyfills';
+import type { Context } from 'aws-lambda';
 import { services } from '../platform/services';
 import { finaliseJob, type FinaliseResult } from './job-finaliser';
 import { elapsedSince, logInvocation } from './invocation-log';
-import { errorName } from './failure-reasons';
+import { withInvocationLog } from '../observability/invocation';
 
 export interface FinaliseRequest {
   jobId: string;
@@ -56,28 +57,33 @@ export function parseFinaliseEvent(event: unknown): FinaliseRequest | null {
   return { jobId: root.jobId, accountId: typeof root.accountId === 'string' ? root.accountId : null, abandoned: root.abandoned === true };
 }
 
-export async function handler(event: unknown): Promise<FinaliseResult | { result: 'ignored' }> {
-  const startedAt = Date.now();
+export function handler(event: unknown, context?: Partial<Context>): Promise<FinaliseResult | { result: 'ignored' }> {
   const request = parseFinaliseEvent(event);
+  return withInvocationLog(context, { jobId: request?.jobId, accountId: request?.accountId }, () => finalise(request));
+}
+
+async function finalise(request: FinaliseRequest | null): Promise<FinaliseResult | { result: 'ignored' }> {
+  const startedAt = Date.now();
   if (!request) {
-    logInvocation({ worker: 'finalise', jobId: '', result: 'ignored', durationMs: elapsedSince(startedAt) });
+    logInvocation({ worker: 'finalise', result: 'ignored', durationMs: elapsedSince(startedAt) });
     return { result: 'ignored' };
   }
-  const log = (result: string, outcome?: string | null, error?: string): void =>
+  const log = (result: string, outcome?: string | null, error?: unknown): void =>
     logInvocation({
       worker: 'finalise',
       jobId: request.jobId,
+      accountId: request.accountId,
       result: request.abandoned ? `${result} (abandoned execution)` : result,
       outcome,
       durationMs: elapsedSince(startedAt),
-      ...(error ? { error } : {}),
+      ...(error === undefined ? {} : { error }),
     });
   try {
     const outcome = await finaliseJob(services(), request.jobId);
     log(outcome.result, outcome.result === 'finalised' ? outcome.outcome : undefined);
     return outcome;
   } catch (err) {
-    log('failed', undefined, errorName(err));
+    log('failed', undefined, err);
     throw err;
   }
 }

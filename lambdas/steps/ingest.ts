@@ -10,16 +10,18 @@
  * so Step Functions sees the failure (IngestFailed finds the task already failed).
  */
 import '../platform/polyfills';
+import type { Context } from 'aws-lambda';
 import type { StoredArtifact } from '../domain/model';
 import { UnprocessableFileError } from '../domain/errors';
 import { services } from '../platform/services';
 import { findTask } from './task-graph';
 import { retrieveSource } from './source-retrieval';
 import { audit, failTask } from './task-records';
-import { errorName, unexpectedIngestReason } from './failure-reasons';
+import { unexpectedIngestReason } from './failure-reasons';
 import { withScratchDir } from './scratch-dir';
 import { discardFilesOfDeletedJob } from './deleted-job';
-import { elapsedSince, logInvocation } from './invocation-log';
+import { elapsedSince, logInvocation, type InvocationFailure } from './invocation-log';
+import { withInvocationLog } from '../observability/invocation';
 
 export interface IngestInput {
   jobId: string;
@@ -31,10 +33,14 @@ export interface IngestOutput {
   ok: boolean;
 }
 
-export async function handler(event: IngestInput): Promise<IngestOutput> {
+export function handler(event: IngestInput, context?: Partial<Context>): Promise<IngestOutput> {
+  return withInvocationLog(context, { jobId: event.jobId, accountId: event.accountId, taskId: event.taskId }, () => ingest(event));
+}
+
+async function ingest(event: IngestInput): Promise<IngestOutput> {
   const startedAt = Date.now();
-  const log = (result: string, extra: { error?: string } = {}): void =>
-    logInvocation({ worker: 'ingest', jobId: event.jobId, taskId: event.taskId, result, durationMs: elapsedSince(startedAt), ...extra });
+  const log = (result: string, failure: InvocationFailure = {}): void =>
+    logInvocation({ worker: 'ingest', jobId: event.jobId, accountId: event.accountId, taskId: event.taskId, result, durationMs: elapsedSince(startedAt), ...failure });
   const s = services();
 
   const graph = await s.jobs.getGraphById(event.jobId);
@@ -84,7 +90,7 @@ export async function handler(event: IngestInput): Promise<IngestOutput> {
       await s.jobs.appendAudit(graph.job.id, task.id, source.audit);
       await audit(s, graph.job.id, task.id, 'type.detected', `Detected ${source.fileType} (${source.mimeType}) from the file's content.`);
     } catch (err) {
-      log('running', { error: errorName(err) });
+      log('running', { error: err });
       return { ok: true };
     }
     log('running');
@@ -92,15 +98,16 @@ export async function handler(event: IngestInput): Promise<IngestOutput> {
   } catch (err) {
     if (err instanceof UnprocessableFileError) {
       await failTask(s, graph.job.id, task.id, err.message, 'source.failed');
-      log('error');
+      log('error', { reason: err.message, error: err });
       return { ok: false };
     }
+    const reason = unexpectedIngestReason(err);
     try {
-      await failTask(s, graph.job.id, task.id, unexpectedIngestReason(err), 'source.failed');
+      await failTask(s, graph.job.id, task.id, reason, 'source.failed');
     } catch {
       /* IngestFailed records it when the store is back */
     }
-    log('error', { error: errorName(err) });
+    log('error', { reason, error: err });
     throw err;
   }
 }

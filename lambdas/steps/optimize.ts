@@ -16,9 +16,8 @@ import { basename, join } from 'node:path';
 import type { OptimizeStepResult } from '../domain/step-results';
 import { resolvePdfParams, resolveRasterParams, type OptimizeParams } from '../engine/optimize/params';
 import { optimizeGuarded, optimizeLimits } from '../engine/guard/optimize-guarded';
-import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import { stepHandler, type StepWorker } from './step-runner';
 import { engineTimeoutMs, withinWorkBudget } from './work-budget';
-import type { InvocationContext } from './step-budget';
 import { keyExtension } from '../domain/blob-keys';
 import { derivedFileName, extensionForMime } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
@@ -72,6 +71,4 @@ function appliedParams(fileType: FileType, params: OptimizeParams): Record<strin
   return fileType === 'pdf' ? { pdf: resolvePdfParams(params.pdf) } : { raster: resolveRasterParams(params.raster) };
 }
 
-export function handler(event: StepInvocation, context?: InvocationContext): Promise<StepRunSummary> {
-  return runStep(event, optimizeWorker, context);
-}
+export const handler = stepHandler(optimizeWorker);

@@ -27,13 +27,14 @@ import { UnprocessableFileError } from '../domain/errors';
 import { preflightGuarded, preflightLimits } from '../engine/guard/preflight-guarded';
 import type { PreflightReport } from '../engine/preflight';
 import { renderProofs } from '../engine/previews/proof';
-import { runStep, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorker } from './step-runner';
+import { stepHandler, type StepOutputFile, type StepWorker } from './step-runner';
 import { engineTimeoutMs, withinWorkBudget } from './work-budget';
-import { renderDeadline, seconds, within, type InvocationContext, type StepBudget } from './step-budget';
+import { renderDeadline, seconds, within, type StepBudget } from './step-budget';
 import { resolveProfileId } from './step-params';
 import { derivedFileName } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 import { pageCounter } from './step-progress';
+import { asError, logger } from '../observability/logger';
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -69,7 +70,7 @@ async function proofOutputs(
     return { outputs, note: made + missed };
   } catch (e) {
     // Never the step's failure: the report is what was asked for.
-    console.log(JSON.stringify({ level: 'warn', worker: 'preflight', event: 'proofs-failed', error: (e as Error)?.name ?? 'Error' }));
+    logger.warn({ message: 'proof images failed; the report goes without them', worker: 'preflight' }, asError(e));
     const why = e instanceof UnprocessableFileError ? `: ${e.message.replace(/\.$/, '')}` : '';
     return { outputs: [], note: `; the proof images could not be made${why}` };
   }
@@ -134,6 +135,4 @@ export const preflightWorker: StepWorker = {
   },
 };
 
-export function handler(event: StepInvocation, context?: InvocationContext): Promise<StepRunSummary> {
-  return runStep(event, preflightWorker, context);
-}
+export const handler = stepHandler(preflightWorker);

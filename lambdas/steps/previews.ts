@@ -26,13 +26,14 @@ import { UnprocessableFileError } from '../domain/errors';
 import type { StoredArtifact } from '../domain/model';
 import type { PreviewsStepResult } from '../domain/step-results';
 import { planPreviews, renderPreviewBatch, type PageBatch, type PageFailureNote, type PreviewImage, type PreviewsInput } from '../engine/previews';
-import { runStep, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorkInput } from './step-runner';
+import { runStep, stepLogKeys, type StepInvocation, type StepOutputFile, type StepRunSummary, type StepWorkInput } from './step-runner';
 import { withinWorkBudget } from './work-budget';
 import { renderDeadline, type InvocationContext } from './step-budget';
 import { finishBatchedStep, runStepBatch, type BatchDone, type BatchedStepWorker, type BatchInvocation, type FinishInvocation } from './batched-step';
 import { derivedFileName, extensionForMime } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 import { pageCounter, type PageCounter } from './step-progress';
+import { withInvocationLog } from '../observability/invocation';
 
 /** Reasons are listed up to this many pages; a 500-page failure stays one readable sentence. */
 const MAX_LISTED_FAILURES = 5;
@@ -148,7 +149,9 @@ export const previewsWorker: BatchedStepWorker<PageBatch, PageFailureNote[]> = {
 type PreviewsEvent = StepInvocation | BatchInvocation | FinishInvocation;
 
 export function handler(event: PreviewsEvent, context?: InvocationContext): Promise<StepRunSummary> {
-  if ('phase' in event && event.phase === 'batch') return runStepBatch(event, previewsWorker, context);
-  if ('phase' in event && event.phase === 'finish') return finishBatchedStep(event, previewsWorker);
-  return runStep(event, previewsWorker, context);
+  return withInvocationLog(context, stepLogKeys(event), () => {
+    if ('phase' in event && event.phase === 'batch') return runStepBatch(event, previewsWorker, context);
+    if ('phase' in event && event.phase === 'finish') return finishBatchedStep(event, previewsWorker);
+    return runStep(event, previewsWorker, context);
+  });
 }

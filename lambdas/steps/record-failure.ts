@@ -7,6 +7,7 @@
  * transitions are conditional, so an earlier, more specific reason stays.
  */
 import '../platform/polyfills';
+import type { Context } from 'aws-lambda';
 import type { StepType } from '../domain/model';
 import { isTerminal } from '../domain/model';
 import { services } from '../platform/services';
@@ -14,6 +15,7 @@ import { findStep, findTask } from './task-graph';
 import { failStep, failTask } from './task-records';
 import { reasonFromFailure, type StateFailure } from './failure-reasons';
 import { elapsedSince, logInvocation } from './invocation-log';
+import { withInvocationLog } from '../observability/invocation';
 
 export interface RecordFailureInput {
   jobId: string;
@@ -28,13 +30,27 @@ export interface RecordFailureOutput {
   taskFailed: boolean;
 }
 
-export async function handler(event: RecordFailureInput): Promise<RecordFailureOutput> {
+export function handler(event: RecordFailureInput, context?: Partial<Context>): Promise<RecordFailureOutput> {
+  const keys = { jobId: event.jobId, accountId: event.accountId, taskId: event.taskId, stepId: event.step?.stepId };
+  const startedAt = Date.now();
+  return withInvocationLog(context, keys, async () => {
+    try {
+      return await recordFailure(event);
+    } catch (err) {
+      // The failure could not be recorded (the store did not answer): Step Functions retries; the operator sees why.
+      logInvocation({ worker: 'record-failure', ...keys, result: 'failed', durationMs: elapsedSince(startedAt), error: err });
+      throw err;
+    }
+  });
+}
+
+async function recordFailure(event: RecordFailureInput): Promise<RecordFailureOutput> {
   const startedAt = Date.now();
   const s = services();
   const graph = await s.jobs.getGraphById(event.jobId);
   const task = graph ? findTask(graph, event.taskId) : undefined;
   const log = (result: string, stepId?: string): void =>
-    logInvocation({ worker: 'record-failure', jobId: event.jobId, taskId: event.taskId, stepId, result, durationMs: elapsedSince(startedAt) });
+    logInvocation({ worker: 'record-failure', jobId: event.jobId, accountId: event.accountId, taskId: event.taskId, stepId, result, durationMs: elapsedSince(startedAt) });
   if (!graph || !task) {
     log('missing');
     return { stepFailed: false, taskFailed: false };

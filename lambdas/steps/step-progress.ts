@@ -10,6 +10,7 @@
  */
 import type { StepRecord } from '../domain/model';
 import type { JobStore } from '../domain/ports';
+import { asError, logger } from '../observability/logger';
 
 /** At most one write of a part's count this often (a 500-page file is not 500 writes). */
 export const PAGE_COUNT_WRITE_INTERVAL_MS = 2_000;
@@ -52,7 +53,7 @@ export function pageCounter(jobs: Pick<JobStore, 'recordStepPages'>, step: Pick<
     inFlight = call
       .then(
         () => undefined,
-        (err: unknown) => console.log(JSON.stringify({ level: 'warn', worker: step.type, event: 'page-count-not-written', stepId: step.id, error: (err as Error)?.name ?? 'Error' })),
+        (err: unknown) => logger.warn({ message: 'page count not written; the next write carries it', worker: step.type, jobId: step.jobId, stepId: step.id }, asError(err)),
       )
       .finally(() => (inFlight = null));
     return inFlight;

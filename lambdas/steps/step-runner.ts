@@ -40,13 +40,15 @@ import { discardFilesOfDeletedJob } from './deleted-job';
 import { audit, EARLIER_STEP_FAILED, failStepAndTask, skipStep } from './task-records';
 import { placeStepResult } from './step-result-store';
 import { putBatchPlan } from './batch-records';
-import { errorName, unexpectedStepReason } from './failure-reasons';
+import { unexpectedStepReason } from './failure-reasons';
 import { withScratchDir } from './scratch-dir';
-import { elapsedSince, logInvocation } from './invocation-log';
+import { elapsedSince, logInvocation, type InvocationFailure } from './invocation-log';
 import { splitFileName } from '../domain/file-names';
 import { WORKERS } from '../../step-definitions/workers';
 import { invocationBudget, seconds, within, type InvocationContext, type StepBudget } from './step-budget';
 import { stepInput, type StepInputFile } from './step-input';
+import type { CorrelationKeys } from '../observability/logger';
+import { withInvocationLog } from '../observability/invocation';
 
 export interface StepInvocation {
   jobId: string;
@@ -123,7 +125,7 @@ export interface StepRunSummary {
   batches?: unknown[];
 }
 
-type InvocationLog = (result: string, outcome?: Outcome | null, error?: string) => void;
+type InvocationLog = (result: string, outcome?: Outcome | null, failure?: InvocationFailure) => void;
 
 export interface InvokedStep {
   s: Services;
@@ -137,8 +139,8 @@ export interface InvokedStep {
 export async function loadInvokedStep(event: StepInvocation, logName: string): Promise<InvokedStep | StepRunSummary> {
   const startedAt = Date.now();
   const stepId = typeof event.step?.stepId === 'string' ? event.step.stepId : undefined;
-  const log: InvocationLog = (result, outcome, error) =>
-    logInvocation({ worker: logName, jobId: event.jobId, taskId: event.taskId, stepId, result, outcome, durationMs: elapsedSince(startedAt), ...(error ? { error } : {}) });
+  const log: InvocationLog = (result, outcome, failure) =>
+    logInvocation({ worker: logName, jobId: event.jobId, accountId: event.accountId, taskId: event.taskId, stepId, result, outcome, durationMs: elapsedSince(startedAt), ...failure });
   const s = services();
   const graph = await s.jobs.getGraphById(event.jobId);
   const task = graph ? findTask(graph, event.taskId) : undefined;
@@ -148,6 +150,19 @@ export async function loadInvokedStep(event: StepInvocation, logName: string): P
     return { stepId: stepId ?? '', status: 'missing', outcome: null };
   }
   return { s, graph, task, step, log };
+}
+
+/** The ids a step invocation's log lines carry. */
+export const stepLogKeys = (event: StepInvocation): CorrelationKeys => ({
+  jobId: event.jobId,
+  accountId: event.accountId,
+  taskId: event.taskId,
+  stepId: typeof event.step?.stepId === 'string' ? event.step.stepId : undefined,
+});
+
+/** A step worker's Lambda handler: the invocation logged and traced (withInvocationLog), the step run by runStep. */
+export function stepHandler(worker: StepWorker): (event: StepInvocation, context?: InvocationContext) => Promise<StepRunSummary> {
+  return (event, context) => withInvocationLog(context, stepLogKeys(event), () => runStep(event, worker, context));
 }
 
 /** The budget of an invocation of `worker`, from the Lambda context or the worker's timeout. */
@@ -211,15 +226,16 @@ export async function failingStepOnError(
   } catch (err) {
     if (isUnprocessable(err)) {
       await failStepAndTask(s, step, err.message);
-      log('error');
+      log('error', null, { reason: err.message, error: err });
       return { stepId: step.id, status: 'error', outcome: null };
     }
+    const reason = unexpectedStepReason(step.type, err);
     try {
-      await failStepAndTask(s, step, unexpectedStepReason(step.type, err));
+      await failStepAndTask(s, step, reason);
     } catch {
       /* StepFailed records it when the store answers again */
     }
-    log('error', null, errorName(err));
+    log('error', null, { reason, error: err });
     throw err;
   }
 }
@@ -350,7 +366,7 @@ export async function completeStep(
     if (stored.newCurrentFile) await s.jobs.patchTask(step.jobId, step.taskId, { currentFile: stored.newCurrentFile });
     await audit(s, step.jobId, step.taskId, 'step.finished', work.summary, step.id);
   } catch (err) {
-    logInvocation({ worker: workerName, jobId: step.jobId, taskId: step.taskId, stepId: step.id, result: 'bookkeeping-failed', durationMs: 0, error: errorName(err) });
+    logInvocation({ worker: workerName, jobId: step.jobId, accountId, taskId: step.taskId, stepId: step.id, result: 'bookkeeping-failed', durationMs: 0, error: err });
   }
   return { outcome: work.outcome };
 }

@@ -9,9 +9,8 @@ import { join } from 'node:path';
 import { writeFile } from 'node:fs/promises';
 import type { ValidateStepResult } from '../domain/step-results';
 import { validateGuarded, validateLimits } from '../engine/guard/validate-guarded';
-import { runStep, type StepInvocation, type StepRunSummary, type StepWorker } from './step-runner';
+import { stepHandler, type StepWorker } from './step-runner';
 import { engineTimeoutMs, withinWorkBudget } from './work-budget';
-import type { InvocationContext } from './step-budget';
 import { validateProfiles } from './step-params';
 import { derivedFileName } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
@@ -55,6 +54,4 @@ export const validateWorker: StepWorker = {
   },
 };
 
-export function handler(event: StepInvocation, context?: InvocationContext): Promise<StepRunSummary> {
-  return runStep(event, validateWorker, context);
-}
+export const handler = stepHandler(validateWorker);

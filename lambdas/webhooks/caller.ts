@@ -10,12 +10,15 @@
  *   delaySeconds }`, which the Choice and Wait states read.
  */
 import '../platform/polyfills';
+import type { Context } from 'aws-lambda';
 import { JOB_DECISION_DETAIL_TYPE } from '../../step-definitions/events';
 import type { JobDecisionEvent, JobTerminalEvent } from '../domain/ports';
 import { buildWebhookPayload } from '../domain/present/webhook-payload';
 import { services } from '../platform/services';
 import { deliverDecisionWebhook } from './decision-webhook';
 import { runWebhookAttempt, type AttemptResult, type WebhookDeps } from './webhook-attempt';
+import { asError, logger, type CorrelationKeys } from '../observability/logger';
+import { withInvocationLog } from '../observability/invocation';
 
 export interface WebhookRetryEvent {
   mode: 'retry';
@@ -54,14 +57,10 @@ const isRetryEvent = (e: unknown): e is WebhookRetryEvent =>
 const isTerminalEvent = (e: unknown): e is TerminalEventEnvelope =>
   typeof e === 'object' && e !== null && typeof (e as TerminalEventEnvelope).detail?.jobId === 'string';
 
-function log(message: string, fields: Record<string, unknown>): void {
-  console.log(JSON.stringify({ level: 'info', component: 'webhook-caller', message, ...fields }));
-}
-
 async function onRetry(event: WebhookRetryEvent): Promise<WebhookRetryOutput> {
   const attempt = Number.isInteger(event.attempt) && event.attempt >= 1 ? event.attempt : 1;
   const result: AttemptResult = await runWebhookAttempt(deps(), event.jobId, attempt);
-  log('webhook attempt', { jobId: event.jobId, attempt, ...result });
+  logAttempt(attempt, result);
   return result.done
     ? { jobId: event.jobId, accountId: event.accountId, done: true, attempt, delaySeconds: 0 }
     : { jobId: event.jobId, accountId: event.accountId, done: false, attempt: result.nextAttempt, delaySeconds: result.delaySeconds };
@@ -70,20 +69,47 @@ async function onRetry(event: WebhookRetryEvent): Promise<WebhookRetryOutput> {
 async function onTerminal(event: TerminalEventEnvelope): Promise<void> {
   const { jobId, accountId } = event.detail;
   const result = await runWebhookAttempt(deps(), jobId, 1);
-  log('webhook attempt', { jobId, attempt: 1, ...result });
+  logAttempt(1, result);
   if (!result.done) {
     await services().webhookScheduler.scheduleRetry({ jobId, accountId, attempt: result.nextAttempt, delaySeconds: result.delaySeconds });
   }
 }
 
-export async function handler(event: unknown): Promise<WebhookRetryOutput | void> {
+/** A given-up delivery is a warning: the customer's endpoint never took the job's webhook. */
+function logAttempt(attempt: number, result: AttemptResult): void {
+  const line = { message: 'webhook attempt', attempt, ...result };
+  if (result.done && result.why === 'given_up') logger.warn(line);
+  else logger.info(line);
+}
+
+/** The job an event is about, for the invocation's log lines. */
+function jobKeysOf(event: unknown): CorrelationKeys {
+  if (isRetryEvent(event)) return { jobId: event.jobId, accountId: event.accountId };
+  if (isDecisionEvent(event) || isTerminalEvent(event)) return { jobId: event.detail.jobId, accountId: event.detail.accountId };
+  return {};
+}
+
+async function call(event: unknown): Promise<WebhookRetryOutput | void> {
   if (isRetryEvent(event)) return onRetry(event);
   if (isDecisionEvent(event)) {
     const result = await deliverDecisionWebhook(deps(), event.detail.jobId);
-    log('decision webhook', { jobId: event.detail.jobId, decision: event.detail.decision, result });
+    logger.info({ message: 'decision webhook', decision: event.detail.decision, result });
     return;
   }
   if (isTerminalEvent(event)) return onTerminal(event);
   // Lenient on what we cannot read: log it and finish, so a stray event is not retried forever.
-  console.warn(JSON.stringify({ level: 'warn', component: 'webhook-caller', message: 'ignored an event that is neither a job-terminal event nor a retry', event }));
+  // Only its shape is logged: an unknown event may carry anything.
+  logger.warn({ message: 'ignored an event that is neither a job-terminal event nor a retry', eventKeys: typeof event === 'object' && event !== null ? Object.keys(event) : typeof event });
+}
+
+export function handler(event: unknown, context?: Partial<Context>): Promise<WebhookRetryOutput | void> {
+  return withInvocationLog(context, jobKeysOf(event), async () => {
+    try {
+      return await call(event);
+    } catch (err) {
+      // Thrown for the caller's retry (a busy attempt, a job not terminal yet, a store failure): logged with its reason here.
+      logger.error({ message: 'webhook caller failed' }, asError(err));
+      throw err;
+    }
+  });
 }

@@ -7,6 +7,8 @@
  * - nodejs24.x, the newest Node.js runtime aws-cdk-lib offers (cdk-nag AwsSolutions-L1), on
  *   ARM64 (Graviton), X-Ray active tracing, JSON logs kept a month. The bundle targets Node 20,
  *   the oldest Node the code supports (package.json engines), so it runs there too.
+ * - Powertools' settings for the one logger and tracer (lambdas/observability/): the service
+ *   name on every line and trace, and the level lines are written from (LOG_LEVEL).
  * - A role of its own that may write only to the function's own log group, instead of
  *   AWSLambdaBasicExecutionRole (any log group of the account; cdk-nag AwsSolutions-IAM4).
  * - ESM output (index.mjs): file-type and other dependencies are ESM-only. The
@@ -33,9 +35,13 @@ import {
   type RuntimeFiles,
 } from '../bundling/runtime-files';
 import { acknowledgeXrayWildcard } from './nag-acknowledgements';
+import { SERVICE_NAME } from '../../lambdas/observability/service-name';
 
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 export const LAMBDA_ARCHITECTURE = Architecture.ARM_64;
+
+/** The lowest level of the lines a function writes (Powertools' POWERTOOLS_LOG_LEVEL). */
+export const LOG_LEVEL = 'INFO';
 
 /** Makes CommonJS globals exist in the ESM bundle. */
 export const ESM_REQUIRE_BANNER = [
@@ -113,6 +119,8 @@ export class ProoflineNodejsFunction extends NodejsFunction {
       loggingFormat: LoggingFormat.JSON,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
+        POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
+        POWERTOOLS_LOG_LEVEL: LOG_LEVEL,
         ...(runtimeFiles.assets.includes('pdfjs') ? { PDFJS_ASSETS_DIR: PDFJS_ASSETS_DIR_IN_LAMBDA } : {}),
         ...props.environment,
       },

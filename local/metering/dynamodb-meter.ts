@@ -20,6 +20,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { failedConditionUnits, indexWriteUnits, type IndexKeys, type WireItem } from './dynamodb-units';
+import { componentLog, type ComponentLog } from '../../lambdas/observability/logger';
 
 export interface DynamoDbMeterOptions {
   /** dynalite's endpoint. */
@@ -29,7 +30,7 @@ export interface DynamoDbMeterOptions {
   /** Its global secondary indexes (projection ALL). */
   indexes: readonly IndexKeys[];
   consumed(units: { readUnits: number; writeUnits: number }): void;
-  log?: (message: string, error?: unknown) => void;
+  log?: ComponentLog;
 }
 
 export interface DynamoDbMeter {
@@ -51,7 +52,7 @@ interface Written {
 export async function startDynamoDbMeter(opts: DynamoDbMeterOptions): Promise<DynamoDbMeter> {
   const upstream = new URL(opts.upstream);
   const agent = new http.Agent({ keepAlive: true });
-  const log = opts.log ?? ((m, e) => console.error(`[dynamodb-meter] ${m}`, e ?? ''));
+  const log = opts.log ?? componentLog('dynamodb-meter');
 
   function send(headers: http.IncomingHttpHeaders, method: string, path: string, body: Buffer): Promise<{ status: number; rawHeaders: string[]; body: Buffer }> {
     return new Promise((resolve, reject) => {

@@ -68,6 +68,18 @@ describe('Lambda functions', () => {
     expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
   });
 
+  it.each(ALL_ENTRIES)('%s names the service and the log level for the one logger and tracer (Powertools)', (entry) => {
+    expect(envOf(entry)).toMatchObject({ POWERTOOLS_SERVICE_NAME: 'proofline', POWERTOOLS_LOG_LEVEL: 'INFO' });
+  });
+
+  it.each(ALL_ENTRIES)('%s may send its trace segments to X-Ray (Resource "*", the only form X-Ray offers)', (entry) => {
+    const statements = statementsOfRole(template, roleIdOfFunction(template, functionIdByEntry(template, entry)));
+    const xray = statementsWith(statements, 'xray:PutTraceSegments');
+    expect(xray).toHaveLength(1);
+    expect(actionsOf(xray[0]!).sort()).toEqual(['xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
+    expect(xray[0]!.Resource).toBe('*');
+  });
+
   it('log to their own groups, kept for one month, in JSON', () => {
     for (const [, fn] of ours()) {
       const groupId = refId(fn.Properties.LoggingConfig.LogGroup);

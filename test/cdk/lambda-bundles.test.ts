@@ -55,6 +55,16 @@ describe('the synthesized Lambda bundles', () => {
   );
 });
 
+describe('the one logger and tracer (Powertools for AWS Lambda)', () => {
+  it.each(ALL_ENTRIES)('are bundled into %s, not left for a runtime that does not provide them', (entry) => {
+    const bundle = bundleOf(entry);
+    const main = readFileSync(join(bundle, 'index.mjs'), 'utf8');
+    expect(main).toContain('POWERTOOLS_LOG_LEVEL');
+    expect(main).toContain('POWERTOOLS_TRACE_ENABLED');
+    expect(existsSync(join(bundle, 'node_modules/@aws-lambda-powertools'))).toBe(false);
+  });
+});
+
 describe('the previews function bundle', () => {
   let bundle: string;
   beforeAll(() => {

@@ -7,10 +7,11 @@
 import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge';
 import type { EventPublisher, JobDecisionEvent, JobTerminalEvent } from '../../domain/ports';
 import type { RuntimeConfig } from '../../platform/config';
+import { traced } from '../../observability/tracer';
 import { JOB_DECISION_DETAIL_TYPE, JOB_EVENT_SOURCE, JOB_TERMINAL_DETAIL_TYPE } from '../../../step-definitions/events';
 
 export function createEventBridgeClient(config: Pick<RuntimeConfig, 'region' | 'endpoints'>): EventBridgeClient {
-  return new EventBridgeClient({ region: config.region, ...(config.endpoints.events ? { endpoint: config.endpoints.events } : {}) });
+  return traced(new EventBridgeClient({ region: config.region, ...(config.endpoints.events ? { endpoint: config.endpoints.events } : {}) }));
 }
 
 export interface EventBridgePublisherOptions {

@@ -5,9 +5,11 @@
  */
 import { S3Client } from '@aws-sdk/client-s3';
 import type { RuntimeConfig } from '../../platform/config';
+import { traced } from '../../observability/tracer';
 
 export function createS3Client(config: Pick<RuntimeConfig, 'region' | 'endpoints' | 's3ForcePathStyle'>): S3Client {
-  return new S3Client({
+  // Traced where tracing is on. Presigning stays valid: X-Ray's X-Amzn-Trace-Id header is never signed (SigV4).
+  return traced(new S3Client({
     region: config.region,
     ...(config.endpoints.s3 ? { endpoint: config.endpoints.s3 } : {}),
     forcePathStyle: config.s3ForcePathStyle,
@@ -16,5 +18,5 @@ export function createS3Client(config: Pick<RuntimeConfig, 'region' | 'endpoints
     // are sent only where an operation requires one (DeleteObjects).
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  }));
 }

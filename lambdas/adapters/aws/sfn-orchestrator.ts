@@ -8,9 +8,10 @@
 import { SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import type { Orchestrator, PipelineInput } from '../../domain/ports';
 import type { RuntimeConfig } from '../../platform/config';
+import { traced } from '../../observability/tracer';
 
 export function createSfnClient(config: Pick<RuntimeConfig, 'region' | 'endpoints'>): SFNClient {
-  return new SFNClient({ region: config.region, ...(config.endpoints.sfn ? { endpoint: config.endpoints.sfn } : {}) });
+  return traced(new SFNClient({ region: config.region, ...(config.endpoints.sfn ? { endpoint: config.endpoints.sfn } : {}) }));
 }
 
 /** arn:aws:states:r:a:stateMachine:Name → arn:aws:states:r:a:execution:Name:<executionName> */

@@ -9,6 +9,7 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import type { ShareKeySource } from '../../domain/ports';
 import type { RuntimeConfig } from '../../platform/config';
+import { traced } from '../../observability/tracer';
 
 /** Shorter keys are refused: HMAC-SHA256 wants at least its output size of secret. */
 export const MIN_SHARE_KEY_CHARS = 32;
@@ -20,7 +21,7 @@ function checked(key: string, from: string): Uint8Array {
 
 export function createShareKeySource(
   config: Pick<RuntimeConfig, 'region' | 'shareSigningKey' | 'shareSigningSecretArn'>,
-  client: () => SecretsManagerClient = () => new SecretsManagerClient({ region: config.region }),
+  client: () => SecretsManagerClient = () => traced(new SecretsManagerClient({ region: config.region })),
 ): ShareKeySource {
   let loading: Promise<Uint8Array> | undefined;
   async function fromSecret(arn: string): Promise<Uint8Array> {

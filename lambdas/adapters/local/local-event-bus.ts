@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { JOB_DECISION_DETAIL_TYPE, JOB_EVENT_SOURCE, JOB_TERMINAL_DETAIL_TYPE } from '../../../step-definitions/events';
 import type { EventPublisher, JobDecisionEvent, JobTerminalEvent } from '../../domain/ports';
 import { matchEventPattern, validateEventPattern, type EventPattern } from './event-pattern';
+import { componentLog, type ComponentLog } from '../../observability/logger';
 
 /** What an EventBridge rule target receives. */
 export interface EventEnvelope<D = unknown> {
@@ -26,6 +27,12 @@ export interface EventEnvelope<D = unknown> {
 
 export type EventTarget = (event: EventEnvelope) => Promise<unknown>;
 
+/** The job a job event is about (its detail names it), for the bus's log lines. */
+function jobKeysOf(event: EventEnvelope): Record<string, unknown> {
+  const detail = event.detail as { jobId?: unknown; accountId?: unknown } | null;
+  return typeof detail?.jobId === 'string' ? { jobId: detail.jobId, accountId: detail.accountId } : {};
+}
+
 export interface LocalEventBusOptions {
   region?: string;
   account?: string;
@@ -34,7 +41,7 @@ export interface LocalEventBusOptions {
    * asynchronous invocation retries twice, after about one and two minutes.
    */
   retryDelaysMs?: readonly number[];
-  log?: (message: string, error?: unknown) => void;
+  log?: ComponentLog;
   /** Told of every event put on the bus (EventBridge bills each custom event), for the cost model. */
   onPublished?: () => void;
 }
@@ -60,7 +67,7 @@ export function createLocalEventBus(opts: LocalEventBusOptions = {}): LocalEvent
   const region = opts.region ?? 'us-east-1';
   const account = opts.account ?? '000000000000';
   const retryDelaysMs = opts.retryDelaysMs ?? [60_000, 120_000];
-  const log = opts.log ?? ((m, e) => console.error(`[event-bus] ${m}`, e ?? ''));
+  const log = opts.log ?? componentLog('event-bus');
   const rules: Rule[] = [];
   const inFlight = new Set<Promise<void>>();
   const pendingRetries = new Map<NodeJS.Timeout, (goOn: boolean) => void>();
@@ -82,10 +89,10 @@ export function createLocalEventBus(opts: LocalEventBusOptions = {}): LocalEvent
       } catch (err) {
         const delay = retryDelaysMs[attempt];
         if (delay === undefined) {
-          log(`rule ${rule.name}: target failed for event ${event.id} after ${attempt + 1} attempts; dropped`, err);
+          log(`rule ${rule.name}: target failed for event ${event.id} after ${attempt + 1} attempts; dropped`, err, jobKeysOf(event));
           return;
         }
-        log(`rule ${rule.name}: target failed for event ${event.id}; retrying in ${delay} ms`, err);
+        log(`rule ${rule.name}: target failed for event ${event.id}; retrying in ${delay} ms`, err, jobKeysOf(event));
         if (!(await sleep(delay))) return;
       }
     }

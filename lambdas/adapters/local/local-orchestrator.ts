@@ -21,6 +21,7 @@ import { StateMachine } from 'aws-local-stepfunctions';
 import type { PipelineKind } from '../../../step-definitions/job-pipeline';
 import type { Orchestrator, PipelineInput } from '../../domain/ports';
 import { countStateTransitions, loadLocalDefinition, localExecutionArn, localStateMachineArn, taskHandlersFor, type WorkerInvoker } from './asl-definition';
+import { componentLog, type ComponentLog } from '../../observability/logger';
 
 /** What one execution did, for the cost model (npm run cost): Standard is billed by the state transition, Express by the request and the second. */
 export interface LocalExecutionReport {
@@ -37,7 +38,7 @@ export interface LocalOrchestratorOptions {
   invoke: WorkerInvoker;
   /** The parsed, substituted definition of each kind; defaults to the job pipeline's. Tests pass broken or quicker ones. */
   definitions?: Partial<Record<PipelineKind, () => Record<string, unknown>>>;
-  log?: (message: string, error?: unknown) => void;
+  log?: ComponentLog;
   /** Told of every execution as it ends. */
   onExecutionEnded?: (report: LocalExecutionReport) => void;
 }
@@ -63,7 +64,7 @@ const DOCUMENTS = { express: 'job-pipeline', standard: 'job-pipeline-standard' }
 export const localWorkflowId = (kind: PipelineKind, jobId: string): string => localExecutionArn(MACHINES[kind], jobId);
 
 export function createLocalOrchestrator(opts: LocalOrchestratorOptions): LocalOrchestrator {
-  const log = opts.log ?? ((m, e) => console.error(`[orchestrator] ${m}`, e ?? ''));
+  const log = opts.log ?? componentLog('orchestrator');
   const executions = new Map<string, Execution>();
 
   // Validating a definition compiles the ASL JSON schema, which is costly (it
@@ -83,11 +84,11 @@ export function createLocalOrchestrator(opts: LocalOrchestratorOptions): LocalOr
   }
 
   async function abandon(input: PipelineInput, workflowId: string, err: unknown): Promise<void> {
-    log(`execution ${workflowId} failed; finalising job ${input.jobId} as abandoned`, err);
+    log(`execution ${workflowId} failed; finalising the job as abandoned`, err, { jobId: input.jobId, accountId: input.accountId });
     try {
       await opts.invoke('finalise', { jobId: input.jobId, accountId: input.accountId, abandoned: true });
     } catch (finaliseErr) {
-      log(`finalising abandoned job ${input.jobId} failed`, finaliseErr);
+      log('finalising the abandoned job failed', finaliseErr, { jobId: input.jobId, accountId: input.accountId });
     }
   }
 

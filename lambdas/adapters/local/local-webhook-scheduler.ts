@@ -16,12 +16,13 @@ import { dirname } from 'node:path';
 import { StateMachine } from 'aws-local-stepfunctions';
 import type { WebhookRetryInput, WebhookScheduler } from '../../domain/ports';
 import { countStateTransitions, loadLocalDefinition, taskHandlersFor, type WorkerInvoker } from './asl-definition';
+import { componentLog, type ComponentLog } from '../../observability/logger';
 
 export interface LocalWebhookSchedulerOptions {
   invoke: WorkerInvoker;
   /** JSON file that keeps pending retries across restarts. */
   stateFile?: string;
-  log?: (message: string, error?: unknown) => void;
+  log?: ComponentLog;
   /** Told of every retry execution as it ends (a Standard machine: billed per state transition), for the cost model. */
   onExecutionEnded?: (report: { stateTransitions: number; durationMs: number }) => void;
 }
@@ -45,7 +46,7 @@ interface PendingRetry {
 }
 
 export function createLocalWebhookScheduler(opts: LocalWebhookSchedulerOptions): LocalWebhookScheduler {
-  const log = opts.log ?? ((m, e) => console.error(`[webhook-scheduler] ${m}`, e ?? ''));
+  const log = opts.log ?? componentLog('webhook-scheduler');
   const records = new Map<string, PendingRetry>(readState(opts.stateFile).map((r) => [r.id, r]));
   const running = new Map<string, { abort: () => void; done: Promise<void> }>();
   let stopping = false;
@@ -100,7 +101,7 @@ export function createLocalWebhookScheduler(opts: LocalWebhookSchedulerOptions):
       },
       (err: unknown) => {
         // A failed retry execution is given up, as it would be in the cloud.
-        log(`webhook retry ${record.id} for job ${record.state.jobId} failed; giving up`, err);
+        log(`webhook retry ${record.id} failed; giving up`, err, { jobId: record.state.jobId, accountId: record.state.accountId });
         records.delete(record.id);
         persist();
       },

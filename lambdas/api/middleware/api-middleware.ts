@@ -1,12 +1,12 @@
 /**
  * The middleware every handler uses, in the one order that works:
  *
- *   request-id → caller → json-body → idempotency → (handler) → http-errors
+ *   observability → request-id → caller → json-body → idempotency → (handler) → http-errors
  *
  * middy runs `before` in this order and `after`/`onError` in reverse, so errors
  * become responses first (http-errors), idempotency then keeps or releases its
- * claim seeing the final status, and the request id is stamped last on whatever
- * goes out. Handlers: `middy(core).use(apiMiddleware())`, or
+ * claim seeing the final status, the request id is stamped on whatever goes
+ * out, and the log keys are dropped and the trace segment closed last. Handlers: `middy(core).use(apiMiddleware())`, or
  * `apiMiddleware({ post: true })`; the public routes use publicMiddleware
  * (request id and errors only).
  */
@@ -17,6 +17,7 @@ import type { ApiEvent, ApiResult } from './http';
 import { httpErrors } from './http-errors';
 import { idempotency } from './idempotency';
 import { jsonBody } from './json-body';
+import { observability } from './observability';
 import { requestId } from './request-id';
 
 export interface RouteMiddlewareOptions {
@@ -29,7 +30,7 @@ export interface RouteMiddlewareOptions {
  * the caller middleware refuses a request that did not pass it.
  */
 export function apiMiddleware(options: RouteMiddlewareOptions = {}): MiddlewareObj<ApiEvent, ApiResult>[] {
-  const stack: MiddlewareObj<ApiEvent, ApiResult>[] = [requestId(), caller()];
+  const stack: MiddlewareObj<ApiEvent, ApiResult>[] = [...observability(), requestId(), caller()];
   if (options.post) {
     stack.push(jsonBody({ maxBodyBytes: () => services().config.maxBodyBytes }));
     stack.push(idempotency(() => services().idempotency));

@@ -2,13 +2,15 @@
  * Who is calling: the token authoriser (lambdas/api/authorizer.ts; the local
  * runtime emulates it) puts `{ accountId, keyId, role }` into the request
  * context. Without it the request never passed the authoriser, so it is refused
- * as unauthenticated rather than served without an account.
+ * as unauthenticated rather than served without an account. The account's id
+ * goes on the invocation's log lines from here on (never the key).
  */
 import type { MiddlewareObj } from '@middy/core';
 import { ApiError } from '../../domain/errors';
 import type { Caller } from '../../domain/model';
 import type { ApiEvent, ApiResult } from './http';
 import { GATEWAY_MESSAGES } from '../gateway-messages';
+import { appendCorrelationKeys } from '../../observability/logger';
 
 export function callerFromContext(event: ApiEvent): Caller | null {
   const context = (event.requestContext?.authorizer ?? null) as Record<string, unknown> | null;
@@ -30,6 +32,7 @@ export function caller(): MiddlewareObj<ApiEvent, ApiResult> {
         });
       }
       request.event.caller = found;
+      appendCorrelationKeys({ accountId: found.accountId });
     },
   };
 }

@@ -10,6 +10,7 @@ import { ApiError, ERROR_CODES, errorBody } from '../../domain/errors';
 import { json, type ApiEvent, type ApiResult } from './http';
 import { requestIdOf } from './request-id';
 import { describeZodError } from './validation-issue';
+import { asError, logger } from '../../observability/logger';
 
 export function errorResponse(error: unknown, requestId: string): ApiResult {
   if (error instanceof ApiError) {
@@ -24,10 +25,7 @@ export function errorResponse(error: unknown, requestId: string): ApiResult {
 }
 
 function logInternalError(error: unknown, requestId: string): void {
-  const err = error instanceof Error ? error : new Error(String(error));
-  console.error(
-    JSON.stringify({ level: 'error', msg: 'unhandled error', requestId, name: err.name, error: err.message, stack: err.stack }),
-  );
+  logger.error({ message: 'unhandled error', requestId }, asError(error));
 }
 
 /**

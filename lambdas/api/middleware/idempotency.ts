@@ -15,6 +15,7 @@ import type { IdempotencyStore, StoredResponse } from '../../domain/ports';
 import { canonicalJson } from './canonical-json';
 import { header, type ApiEvent, type ApiResult } from './http';
 import { REQUEST_ID_HEADERS, requestIdOf, withRequestId } from './request-id';
+import { asError, logger } from '../../observability/logger';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -59,14 +60,7 @@ export function idempotency(store: () => IdempotencyStore): MiddlewareObj<ApiEve
     } catch (error) {
       // The work is done and its answer is ready; failing it now would invite a
       // retry that repeats the work. The claim stays "in progress" until it expires.
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          msg: 'idempotency record not settled',
-          requestId: requestIdOf(request.event),
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      );
+      logger.error({ message: 'idempotency record not settled', requestId: requestIdOf(request.event) }, asError(error));
     }
   }
 

@@ -6,21 +6,13 @@
 import type { StepRecord } from '../model';
 import type { BlobStore } from '../ports';
 import { loadStepResult } from '../load-step-result';
+import { asError, logger } from '../../observability/logger';
 
 export async function loadStepResultOrNull(step: StepRecord, blobs: BlobStore): Promise<unknown | null> {
   try {
     return await loadStepResult(blobs, step);
   } catch (error) {
-    console.error(
-      JSON.stringify({
-        level: 'error',
-        msg: 'step result not readable',
-        jobId: step.jobId,
-        stepId: step.id,
-        resultKey: step.resultKey,
-        error: error instanceof Error ? error.message : String(error),
-      }),
-    );
+    logger.error({ message: 'step result not readable', jobId: step.jobId, taskId: step.taskId, stepId: step.id, resultKey: step.resultKey }, asError(error));
     return null;
   }
 }

@@ -19,6 +19,7 @@ import { jobExpiry, retentionDaysFor } from '../retention';
 import type { JobRequest, SourceInput, SourceRequest } from './job-request';
 import { fileNameFromUrl } from '../file-names';
 import { holdUploads, releaseUploads, uploadsUsed, type UploadUse } from './upload-references';
+import { asError, logger } from '../../observability/logger';
 
 export interface CreateJobDeps {
   jobs: JobStore;
@@ -221,10 +222,6 @@ export function pipelineInputOf(graph: Omit<JobGraph, 'audit'>): PipelineInput {
   };
 }
 
-function log(msg: string, fields: Record<string, unknown>): void {
-  console.error(JSON.stringify({ level: 'error', msg, ...fields }));
-}
-
 export async function createJob(deps: CreateJobDeps, caller: Caller, request: JobRequest): Promise<JobGraph> {
   const jobId = deps.ids.next('job');
   // One instant: the one in the id. GET /jobs bounds createdAfter/createdBefore
@@ -255,7 +252,7 @@ export async function createJob(deps: CreateJobDeps, caller: Caller, request: Jo
     workflowId = await deps.orchestrator.startJob(pipelineInputOf(graph));
     await deps.jobs.patchJob(jobId, { workflowId });
   } catch (error) {
-    log('job creation failed; undoing', { jobId, error: error instanceof Error ? error.message : String(error) });
+    logger.error({ message: 'job creation failed; undoing', jobId }, asError(error));
     await undo(deps, caller.accountId, jobId, workflowId, uploads);
     throw new ApiError('service_unavailable', 'The job could not be created; nothing was kept. Retry in a moment.');
   }
@@ -275,7 +272,7 @@ async function undo(deps: CreateJobDeps, accountId: string, jobId: string, workf
     try {
       await attempt();
     } catch (error) {
-      log(`undo: could not ${what}`, { jobId, error: error instanceof Error ? error.message : String(error) });
+      logger.error({ message: `undo: could not ${what}`, jobId }, asError(error));
     }
   }
 }

@@ -21,6 +21,7 @@ import { isTerminal, type Approval, type JobGraph, type Review } from '../model'
 import { canProceed } from '../outcomes';
 import type { EventPublisher } from '../ports';
 import { openSharedJob, type OpenSharedJobDeps, type SharedJob } from './open-shared-job';
+import { asError, logger } from '../../observability/logger';
 
 export interface DecideSharedJobDeps extends OpenSharedJobDeps {
   events: EventPublisher;
@@ -62,7 +63,7 @@ export async function decideSharedJob(deps: DecideSharedJobDeps, token: string |
     await deps.events.publishJobDecision({ jobId: job.id, accountId: job.accountId, decision: approval.decision, hasWebhook: Boolean(job.webhook) });
   } catch (error) {
     // The decision stands (it is on the job for GET /jobs/{id}); only its webhook is lost, which is logged for the operator.
-    console.error(JSON.stringify({ level: 'error', msg: 'job-decision event not published', jobId: job.id, error: error instanceof Error ? error.message : String(error) }));
+    logger.error({ message: 'job-decision event not published', jobId: job.id }, asError(error));
   }
   const updated = await deps.jobs.getGraph(claims.accountId, job.id);
   if (!updated) throw new ApiError('share_link_revoked', 'This proof is no longer shared; ask the sender for a new link.');

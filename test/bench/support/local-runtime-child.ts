@@ -56,14 +56,17 @@ export async function startLocalRuntime(opts: { startTimeoutMs?: number; env?: N
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
+  let stdoutTail = '';
   let stderrTail = '';
+  let prewarmed = false;
+  // The runtime's log lines (the prewarm's among them) go to stdout, its errors to stderr.
   child.stdout!.on('data', (d: Buffer) => {
     if (stdout.length < 64 * 1024) stdout += d.toString();
+    stdoutTail = (stdoutTail + d.toString()).slice(-4000);
+    if (stdoutTail.includes(PREWARMED)) prewarmed = true;
   });
-  let prewarmed = false;
   child.stderr!.on('data', (d: Buffer) => {
     stderrTail = (stderrTail + d.toString()).slice(-4000);
-    if (stderrTail.includes(PREWARMED)) prewarmed = true;
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (graceMs = 20_000) => {

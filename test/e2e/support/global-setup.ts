@@ -62,6 +62,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
 
   const dataDir = await mkdtemp(path.join(tmpdir(), 'proofline-e2e-'));
+  // The runtime runs in this process and logs to its output, among the reporter's: a line per
+  // request and per worker invocation would bury the results, so only warnings and errors are
+  // written unless POWERTOOLS_LOG_LEVEL says otherwise (read when the logger loads, below).
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   const { startLocalRuntime } = await import('../../../local/runtime');
   const runtime = await startLocalRuntime({ port: 0, storagePort: 0, dataDir, quiet: true, env: { ...LOCAL_KNOBS } });
   const port = Number(new URL(runtime.url).port);

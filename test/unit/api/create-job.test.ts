@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setServices } from '../../../lambdas/platform/services';
 import { jobPrefix } from '../../../lambdas/domain/blob-keys';
 import { isId } from '../../../lambdas/domain/ids';
@@ -6,6 +6,7 @@ import { jobEnvelope, pendingJobEnvelope } from '../../../lambdas/api/openapi/re
 import { startTestServices, type TestServices } from '../../support/test-services';
 import { ACCOUNT_A, ACCOUNT_B, call } from './support/api-client';
 import { finishJob } from './support/pipeline-stand-in';
+import { captureLogLines } from '../../support/log-lines';
 
 const PDF_B64 = Buffer.from('%PDF-1.7\n%test\n').toString('base64');
 const URL_SOURCE = 'http://127.0.0.1:9/files/card.pdf';
@@ -110,25 +111,27 @@ describe('POST /jobs (async, the default)', () => {
   });
 
   it('leaves nothing behind and answers 503 when the pipeline cannot be started', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const log = captureLogLines();
     let jobId = '';
     setServices({ ...t.services, orchestrator: { startJob: async (input) => { jobId = input.jobId; throw new Error('sfn down'); }, continueJob: async () => 'unused', stop: async () => {} } });
     const res = await call('POST', '/jobs', { body: { sources: [{ file: PDF_B64, steps: [{ type: 'preflight' }] }] } });
-    log.mockRestore();
+    log.restore();
     expect(res.status).toBe(503);
     expect(res.body).toMatchObject({ error: true, code: 'service_unavailable' });
+    // The operator's line: at level error, with the job's id and the reason.
+    expect(log.lines()).toContainEqual(expect.objectContaining({ level: 'ERROR', message: 'job creation failed; undoing', jobId, error: expect.objectContaining({ message: 'sfn down' }) }));
     expect(await t.services.jobs.getGraphById(jobId)).toBeNull();
     expect(await objectsUnder(jobPrefix(ACCOUNT_A.accountId, jobId))).toBe(0);
   });
 
   it('stops the execution it started when recording the workflow id fails, and deletes everything', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const log = captureLogLines();
     const stopped: string[] = [];
     let jobId = '';
     const jobs = { ...t.services.jobs, patchJob: async () => { throw new Error('table throttled'); } };
     setServices({ ...t.services, jobs, orchestrator: { startJob: async (input) => { jobId = input.jobId; return `wf-${input.jobId}`; }, continueJob: async () => 'unused', stop: async (id) => { stopped.push(id); } } });
     const res = await call('POST', '/jobs', { body: { sources: [{ file: PDF_B64, steps: [{ type: 'preflight' }] }] } });
-    log.mockRestore();
+    log.restore();
     expect(res.status).toBe(503);
     expect(stopped).toEqual([`wf-${jobId}`]);
     expect(await t.services.jobs.getGraphById(jobId)).toBeNull();

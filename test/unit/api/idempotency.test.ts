@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setServices } from '../../../lambdas/platform/services';
 import { requestHash } from '../../../lambdas/api/middleware/idempotency';
 import { startTestServices, type TestServices } from '../../support/test-services';
 import { ACCOUNT_A, ACCOUNT_B, ADMIN_A, apiEvent, call } from './support/api-client';
 import { finishJob } from './support/pipeline-stand-in';
+import { captureLogLines } from '../../support/log-lines';
 
 const URL_SOURCE = 'http://127.0.0.1:9/card.pdf';
 const body = { sources: [{ url: URL_SOURCE, steps: [{ type: 'preflight' }] }], metaData: { a: 1, b: 2 } };
@@ -104,11 +105,11 @@ describe('Idempotency-Key', () => {
   });
 
   it('releases the key after a 5xx so the same request can be retried', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const log = captureLogLines();
     const key = newKey();
     setServices({ ...t.services, orchestrator: { startJob: async () => { throw new Error('down'); }, continueJob: async () => 'unused', stop: async () => {} } });
     const failed = await post('/jobs', key, body);
-    log.mockRestore();
+    log.restore();
     expect(failed.status).toBe(503);
     setServices(t.services);
     const retried = await post('/jobs', key, body);

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
@@ -9,7 +9,10 @@ import { json, type ApiEvent, type ApiResult } from '../../../lambdas/api/middle
 import { jsonBody } from '../../../lambdas/api/middleware/json-body';
 import { requestId } from '../../../lambdas/api/middleware/request-id';
 import { canonicalJson } from '../../../lambdas/api/middleware/canonical-json';
-import { apiEvent } from './support/api-client';
+import { captureLogLines } from '../../support/log-lines';
+import { apiMiddleware } from '../../../lambdas/api/middleware/api-middleware';
+import { logger } from '../../../lambdas/observability/logger';
+import { ACCOUNT_A, apiEvent } from './support/api-client';
 
 /** A handler with the production middleware order and a core the test controls. */
 function handlerWith(core: (event: ApiEvent) => Promise<ApiResult>, maxBodyBytes = 1000) {
@@ -153,17 +156,17 @@ describe('http errors', () => {
   });
 
   it('hides internals of unexpected errors behind 500 internal_error and logs them with the request id', async () => {
-    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const log = captureLogLines();
     const h = handlerWith(async () => {
       throw new Error('secret database password is hunter2');
     });
     const res = await run(h, post({ body: {}, requestId: 'r500' }));
+    log.restore();
     expect(res.statusCode).toBe(500);
     expect(res.json).toEqual({ error: true, code: 'internal_error', message: expect.any(String), requestId: 'r500' });
     expect(res.body).not.toContain('hunter2');
     expect(res.body).not.toContain('at ');
-    expect(log.mock.calls.flat().join(' ')).toContain('r500');
-    log.mockRestore();
+    expect(log.lines()).toEqual([expect.objectContaining({ level: 'ERROR', message: 'unhandled error', requestId: 'r500', error: expect.objectContaining({ stack: expect.any(String) }) })]);
   });
 });
 
@@ -171,5 +174,33 @@ describe('canonical JSON', () => {
   it('sorts object keys at every level and keeps array order', () => {
     expect(canonicalJson({ b: 1, a: { d: [2, 1], c: null } })).toBe('{"a":{"c":null,"d":[2,1]},"b":1}');
     expect(canonicalJson({ a: 1, b: 2 })).toBe(canonicalJson({ b: 2, a: 1 }));
+  });
+});
+
+describe('logs of an API invocation (observability middleware)', () => {
+  const context = { awsRequestId: 'lambda-req-1', functionName: 'proofline-get-job', invokedFunctionArn: 'arn:aws:lambda:us-east-1:1:function:proofline-get-job', memoryLimitInMB: '512' } as Context;
+  const logging = middy<ApiEvent, ApiResult>(async () => {
+    logger.info('inside the handler');
+    return json(200, {});
+  }).use(apiMiddleware());
+
+  it("puts the request's id, the caller's account and the job of a /jobs/{id} route on every line, and the Lambda context", async () => {
+    const log = captureLogLines();
+    await logging(apiEvent('GET', '/jobs/job_01h00000000000000000000000', { requestId: 'req-jobs' }) as ApiEvent, context);
+    log.restore();
+    expect(log.lines()).toEqual([
+      expect.objectContaining({ message: 'inside the handler', requestId: 'req-jobs', accountId: ACCOUNT_A.accountId, jobId: 'job_01h00000000000000000000000', function_request_id: 'lambda-req-1' }),
+    ]);
+  });
+
+  it('drops them when the invocation ends: a line after it carries none of them', async () => {
+    const log = captureLogLines();
+    await logging(apiEvent('GET', '/jobs/job_01h00000000000000000000000', { requestId: 'req-first' }) as ApiEvent, context);
+    logger.info('between invocations');
+    log.restore();
+    const between = log.lines().at(-1)!;
+    expect(between).not.toHaveProperty('jobId');
+    expect(between).not.toHaveProperty('accountId');
+    expect(between).not.toHaveProperty('requestId');
   });
 });

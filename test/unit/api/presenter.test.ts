@@ -7,6 +7,7 @@ import type { PreviewsOutputsEntry } from '../../../lambdas/domain/present/previ
 import { buildWebhookPayload } from '../../../lambdas/domain/present/webhook-payload';
 import { jobResponse, jobRunsResponse } from '../../../lambdas/api/openapi/response-schemas';
 import { startTestServices, type TestServices } from '../../support/test-services';
+import { captureLogLines } from '../../support/log-lines';
 
 const JOB = 'job_01jz0000000000000000000000';
 const T1 = 'task_01jz0000000000000000000001';
@@ -321,16 +322,14 @@ describe('presentJob on a terminal job', () => {
   it('shows a step result it cannot read as missing rather than failing', async () => {
     const graph = terminalGraph();
     graph.steps[2]!.resultKey = 'acct/jobs/missing.json';
-    const errors: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => errors.push(args);
+    const log = captureLogLines();
     try {
       const job = await presentJob(graph, deps);
       expect(job.results!.preflight![1]!.report).toBeNull();
     } finally {
-      console.error = original;
+      log.restore();
     }
-    expect(errors).toHaveLength(1);
+    expect(log.lines()).toEqual([expect.objectContaining({ level: 'ERROR', message: 'step result not readable', jobId: graph.job.id, stepId: graph.steps[2]!.id })]);
   });
 });
 

@@ -9,7 +9,9 @@
  *   fix-catalogue, previews) nor from the platform, the domain or an adapter.
  *   The one exception is the domain's error vocabulary (lambdas/domain/errors.ts,
  *   which imports nothing): a file core cannot read ends in the same
- *   UnprocessableFileError whichever layer finds it.
+ *   UnprocessableFileError whichever layer finds it;
+ * - the one logger and tracer (lambdas/observability/) import nothing of ours
+ *   outside their folder, so every layer may log without importing upwards.
  */
 import { cruise, type ICruiseResult, type IFlattenedRuleSet } from 'dependency-cruiser';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +28,12 @@ const RULES: IFlattenedRuleSet = {
       severity: 'error',
       from: { path: '^lambdas/engine/core/' },
       to: { path: '^(lambdas/(?!engine/core/)|step-definitions/|lib/|local/|bin/)', pathNot: '^lambdas/domain/errors\\.ts$' },
+    },
+    {
+      name: 'observability-imports-nothing-of-ours',
+      severity: 'error',
+      from: { path: '^lambdas/observability/' },
+      to: { path: '^(lambdas/(?!observability/)|step-definitions/|lib/|local/|bin/|web/)' },
     },
   ],
 };
@@ -73,5 +81,9 @@ describe('imports', () => {
 
   it('keep the engine core at the bottom: nothing in lambdas/engine/core imports from above it', () => {
     expect(violations('core-is-the-bottom-layer')).toEqual([]);
+  });
+
+  it('keep the logger and tracer importable from every layer: lambdas/observability imports nothing of ours', () => {
+    expect(violations('observability-imports-nothing-of-ours')).toEqual([]);
   });
 });

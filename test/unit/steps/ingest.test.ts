@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
@@ -12,6 +12,7 @@ import type { SourceLocator } from '../../../lambdas/domain/model';
 import { createTestJob, reload, stepEvent, taskView, type TaskSpec } from './support/job-fixture';
 import { handler as preflight } from '../../../lambdas/steps/preflight';
 import { buildPdf, pngBytes } from '../../support/pdf-fixtures';
+import { captureLogLines, type CapturedLog } from '../../support/log-lines';
 
 let t: TestServices;
 let server: http.Server;
@@ -20,8 +21,11 @@ let route: (req: http.IncomingMessage, res: http.ServerResponse) => void = (_req
 let requests: http.IncomingMessage[] = [];
 let pdfBytes: Uint8Array;
 
+let quiet: CapturedLog | undefined;
+
 beforeAll(async () => {
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  // The workers' log lines, kept out of the test output.
+  quiet = captureLogLines();
   t = await startTestServices({ config: { networkMode: 'local' } });
   setServices(t.services);
   pdfBytes = await buildPdf({ pages: 1 });
@@ -37,6 +41,7 @@ afterEach(() => {
   setServices(t.services);
 });
 afterAll(async () => {
+  quiet?.restore();
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
   setServices(undefined);

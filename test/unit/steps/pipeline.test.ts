@@ -28,6 +28,7 @@ import { loadStepResult } from '../../../lambdas/domain/load-step-result';
 import type { PreflightReportLike } from '../../../lambdas/domain/step-results';
 import { buildPdf, pngBytes } from '../../support/pdf-fixtures';
 import { createTestJob, reload, taskView } from './support/job-fixture';
+import { captureLogLines, type CapturedLog } from '../../support/log-lines';
 
 const definitionText = jobPipelineAsl();
 const definition = JSON.parse(
@@ -79,8 +80,11 @@ let server: http.Server;
 let base: string;
 let fixable: Uint8Array;
 
+let quiet: CapturedLog | undefined;
+
 beforeAll(async () => {
-  vi.spyOn(console, 'log').mockImplementation(() => undefined);
+  // The workers' log lines, kept out of the test output.
+  quiet = captureLogLines();
   t = await startTestServices({ config: { networkMode: 'local' } });
   setServices(t.services);
   fixable = await buildPdf({ pages: 1, documentJavaScript: 'app.alert("hi")' });
@@ -95,6 +99,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  quiet?.restore();
   server?.closeAllConnections();
   await new Promise((resolve) => server?.close(resolve));
   setServices(undefined);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StepPagesReport } from '../../../lambdas/domain/ports';
 import { pageCounter } from '../../../lambdas/steps/step-progress';
+import { captureLogLines } from '../../support/log-lines';
 
 const STEP = { id: 'step_1', jobId: 'job_1', type: 'previews' as const };
 
@@ -85,9 +86,7 @@ describe('pageCounter', () => {
 
   it('never fails the step when a write fails: the failure is logged and the count kept for the next write', async () => {
     const store = recordingStore({ fail: true });
-    const logged: unknown[] = [];
-    const original = console.log;
-    console.log = (line: unknown) => logged.push(line);
+    const log = captureLogLines();
     try {
       const count = pageCounter(store, STEP, 'main', { now: () => 0 });
       count(1, 2);
@@ -97,24 +96,22 @@ describe('pageCounter', () => {
       await store.settle();
       await expect(flushed).resolves.toBeUndefined();
     } finally {
-      console.log = original;
+      log.restore();
     }
     expect(store.writes.map((w) => w.done)).toEqual([1, 2]);
-    expect(String(logged[0])).toContain('page-count-not-written');
+    expect(log.lines()[0]).toMatchObject({ level: 'WARN', message: expect.stringContaining('page count not written'), stepId: STEP.id });
   });
 
   it('treats a store that throws at once as a failed write, never throwing into the engine that counts', async () => {
-    const logged: string[] = [];
-    const log = console.log;
-    console.log = (line: string) => void logged.push(line);
+    const log = captureLogLines();
     try {
       const throwing = { recordStepPages: (): Promise<boolean> => { throw new TypeError('no store'); } };
       const count = pageCounter(throwing, STEP, 'main', { now: () => 0 });
       expect(() => count(1, 3)).not.toThrow();
       await count.flush();
     } finally {
-      console.log = log;
+      log.restore();
     }
-    expect(logged.join('\n')).toContain('page-count-not-written');
+    expect(log.lines()[0]).toMatchObject({ level: 'WARN', error: { name: 'TypeError', message: 'no store' } });
   });
 });

@@ -252,20 +252,41 @@ describe('the step runner', () => {
 
   it('logs one structured line per invocation with the job, task, step, outcome and duration', async () => {
     const graph = await createTestJob(t.services, { tasks: [{ bytes: original, ingested: pdf, steps: [{ type: 'preflight' }] }] });
-    const log = vi.mocked(console.log);
-    log.mockClear();
+    const before = t.log.lines().length;
     await runStep(stepEvent(graph, 0, 0), reportingWorker().worker);
-    expect(log).toHaveBeenCalledTimes(1);
-    expect(JSON.parse(String(log.mock.calls[0]![0]))).toEqual({
-      level: 'info',
+    const lines = t.log.lines().slice(before);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toEqual({
+      level: 'INFO',
+      message: 'preflight done',
+      timestamp: expect.any(String),
+      service: 'proofline',
+      sampling_rate: 0,
       worker: 'preflight',
       jobId: graph.job.id,
+      accountId: graph.job.accountId,
       taskId: graph.tasks[0]!.id,
       stepId: graph.steps[0]!.id,
       result: 'done',
       outcome: 'warn',
       durationMs: expect.any(Number),
     });
+  });
+
+  it('logs a step that ends in error at level error, with the reason recorded on it and the error with its stack', async () => {
+    const graph = await createTestJob(t.services, { tasks: [{ bytes: original, ingested: pdf, steps: [{ type: 'preflight' }] }] });
+    const failing: StepWorker = {
+      name: 'preflight',
+      async run() {
+        throw new RangeError('offset out of range');
+      },
+    };
+    const before = t.log.lines().length;
+    await expect(runStep(stepEvent(graph, 0, 0), failing)).rejects.toThrow('offset out of range');
+    const [line] = t.log.lines().slice(before);
+    expect(line).toMatchObject({ level: 'ERROR', message: 'preflight error', jobId: graph.job.id, stepId: graph.steps[0]!.id, result: 'error' });
+    expect(line!.reason).toBe(taskView(await reload(t.services, graph.job.id), 0).steps[0]!.reason);
+    expect(line!.error).toMatchObject({ name: 'RangeError', message: 'offset out of range', stack: expect.stringContaining('RangeError') });
   });
 
   it('does nothing for a job that no longer exists', async () => {

@@ -22,10 +22,12 @@ let outdir: string;
 let template: Template;
 let placeholderEntries: string[];
 
+// Bundling every function (~30) takes 140 s on a quiet 2-core machine and over 400 s on a busy
+// one; the config's 180 s hook limit is for ordinary setups.
 beforeAll(() => {
   outdir = mkdtempSync(join(tmpdir(), 'proofline-cdk-out-'));
   ({ template, placeholderEntries } = synthProofline({ bundleInto: outdir }));
-});
+}, 600_000);
 
 afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });

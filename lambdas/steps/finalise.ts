@@ -16,6 +16,7 @@
  */
 import '../platform/polyfills';
 import { services } from '../platform/services';
+import { recordMetric, withMetricsFlushed } from '../platform/observability/metrics';
 import { finaliseJob, type FinaliseResult } from './job-finaliser';
 import { elapsedSince, logInvocation } from './invocation-log';
 import { errorName } from './failure-reasons';
@@ -56,7 +57,11 @@ export function parseFinaliseEvent(event: unknown): FinaliseRequest | null {
   return { jobId: root.jobId, accountId: typeof root.accountId === 'string' ? root.accountId : null, abandoned: root.abandoned === true };
 }
 
-export async function handler(event: unknown): Promise<FinaliseResult | { result: 'ignored' }> {
+export function handler(event: unknown): Promise<FinaliseResult | { result: 'ignored' }> {
+  return withMetricsFlushed(() => finalise(event));
+}
+
+async function finalise(event: unknown): Promise<FinaliseResult | { result: 'ignored' }> {
   const startedAt = Date.now();
   const request = parseFinaliseEvent(event);
   if (!request) {
@@ -74,6 +79,8 @@ export async function handler(event: unknown): Promise<FinaliseResult | { result
     });
   try {
     const outcome = await finaliseJob(services(), request.jobId);
+    // Counted by the one call that made the job terminal, never by a retry or a republish.
+    if (outcome.result === 'finalised') recordMetric('jobsFinished', { status: outcome.status, outcome: outcome.outcome ?? 'none' });
     log(outcome.result, outcome.result === 'finalised' ? outcome.outcome : undefined);
     return outcome;
   } catch (err) {

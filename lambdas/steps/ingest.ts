@@ -13,6 +13,7 @@ import '../platform/polyfills';
 import type { StoredArtifact } from '../domain/model';
 import { UnprocessableFileError } from '../domain/errors';
 import { services } from '../platform/services';
+import { recordMetric, withMetricsFlushed } from '../platform/observability/metrics';
 import { findTask } from './task-graph';
 import { retrieveSource } from './source-retrieval';
 import { audit, failTask } from './task-records';
@@ -31,7 +32,11 @@ export interface IngestOutput {
   ok: boolean;
 }
 
-export async function handler(event: IngestInput): Promise<IngestOutput> {
+export function handler(event: IngestInput): Promise<IngestOutput> {
+  return withMetricsFlushed(() => ingest(event));
+}
+
+async function ingest(event: IngestInput): Promise<IngestOutput> {
   const startedAt = Date.now();
   const log = (result: string, extra: { error?: string } = {}): void =>
     logInvocation({ worker: 'ingest', jobId: event.jobId, taskId: event.taskId, result, durationMs: elapsedSince(startedAt), ...extra });
@@ -92,6 +97,7 @@ export async function handler(event: IngestInput): Promise<IngestOutput> {
   } catch (err) {
     if (err instanceof UnprocessableFileError) {
       await failTask(s, graph.job.id, task.id, err.message, 'source.failed');
+      recordMetric('unreadableFiles', { stage: 'ingest' });
       log('error');
       return { ok: false };
     }

@@ -12,7 +12,8 @@ import { isTerminal } from '../domain/model';
 import { services } from '../platform/services';
 import { findStep, findTask } from './task-graph';
 import { failStep, failTask } from './task-records';
-import { reasonFromFailure, type StateFailure } from './failure-reasons';
+import { failureClass, reasonFromFailure, type StateFailure } from './failure-reasons';
+import { recordMetric, withMetricsFlushed } from '../platform/observability/metrics';
 import { elapsedSince, logInvocation } from './invocation-log';
 
 export interface RecordFailureInput {
@@ -28,7 +29,11 @@ export interface RecordFailureOutput {
   taskFailed: boolean;
 }
 
-export async function handler(event: RecordFailureInput): Promise<RecordFailureOutput> {
+export function handler(event: RecordFailureInput): Promise<RecordFailureOutput> {
+  return withMetricsFlushed(() => recordFailure(event));
+}
+
+async function recordFailure(event: RecordFailureInput): Promise<RecordFailureOutput> {
   const startedAt = Date.now();
   const s = services();
   const graph = await s.jobs.getGraphById(event.jobId);
@@ -57,6 +62,8 @@ export async function handler(event: RecordFailureInput): Promise<RecordFailureO
     return { stepFailed: false, taskFailed: false };
   }
   const stepFailed = step ? await failStep(s, step, reason) : false;
+  // Only a failure this call recorded: a worker that recorded its own has counted it.
+  if (stepFailed) recordMetric('stepErrors', { reasonClass: failureClass(event.failure) });
   const taskFailed = await failTask(s, graph.job.id, task.id, reason);
   log(stepFailed || taskFailed ? 'recorded' : 'already-terminal', step?.id);
   return { stepFailed, taskFailed };

@@ -14,6 +14,7 @@ import { JOB_DECISION_DETAIL_TYPE } from '../../step-definitions/events';
 import type { JobDecisionEvent, JobTerminalEvent } from '../domain/ports';
 import { buildWebhookPayload } from '../domain/present/webhook-payload';
 import { services } from '../platform/services';
+import { withMetricsFlushed } from '../platform/observability/metrics';
 import { deliverDecisionWebhook } from './decision-webhook';
 import { runWebhookAttempt, type AttemptResult, type WebhookDeps } from './webhook-attempt';
 
@@ -76,7 +77,11 @@ async function onTerminal(event: TerminalEventEnvelope): Promise<void> {
   }
 }
 
-export async function handler(event: unknown): Promise<WebhookRetryOutput | void> {
+export function handler(event: unknown): Promise<WebhookRetryOutput | void> {
+  return withMetricsFlushed(() => handle(event));
+}
+
+async function handle(event: unknown): Promise<WebhookRetryOutput | void> {
   if (isRetryEvent(event)) return onRetry(event);
   if (isDecisionEvent(event)) {
     const result = await deliverDecisionWebhook(deps(), event.detail.jobId);

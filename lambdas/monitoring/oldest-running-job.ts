@@ -19,7 +19,7 @@ import { recordMetric, withMetricsFlushed } from '../platform/observability/metr
 export async function oldestRunningJobAgeSeconds(s: { jobs: Pick<JobStore, 'listUnfinishedJobIds'>; clock: Clock }): Promise<number> {
   const ids = await s.jobs.listUnfinishedJobIds();
   if (ids.length === 0) return 0;
-  const oldest = Math.min(...ids.map(idTime));
+  const oldest = ids.reduce((min, id) => Math.min(min, idTime(id)), Infinity);
   return Math.max(0, Math.floor((s.clock.now().getTime() - oldest) / 1000));
 }
 

@@ -18,6 +18,7 @@
  *   webAcl                true for an AWS WAF web ACL on the API stage: AWS managed rule groups and a rate rule (default false)
  *   webAclRateLimit       with webAcl, requests per client address in 5 minutes before WAF blocks it (default 2000)
  *   webhookRetrySchedule  comma-separated seconds between webhook attempts (default 5,300,1800,7200,18000,36000,36000)
+ *   alarmEmail            an e-mail address subscribed to the alarm topic (default none; the address must confirm)
  */
 import '../lambdas/platform/polyfills';
 import { App } from 'aws-cdk-lib';
@@ -64,6 +65,7 @@ new ProoflineStack(app, stackName, {
   webAcl: booleanContext('webAcl'),
   webAclRateLimit: numberContext('webAclRateLimit'),
   webhookRetrySchedule: schedule === undefined ? undefined : parseSchedule(schedule),
+  alarmEmail: context('alarmEmail'),
 });
 
 app.synth();

@@ -33,6 +33,7 @@ import {
   type RuntimeFiles,
 } from '../bundling/runtime-files';
 import { acknowledgeXrayWildcard } from './nag-acknowledgements';
+import { METRICS_SERVICE_ENV } from '../../lambdas/platform/observability/metric-table';
 
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 export const LAMBDA_ARCHITECTURE = Architecture.ARM_64;
@@ -113,6 +114,8 @@ export class ProoflineNodejsFunction extends NodejsFunction {
       loggingFormat: LoggingFormat.JSON,
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
+        // The `service` dimension of every metric it publishes: stacks side by side keep theirs apart.
+        [METRICS_SERVICE_ENV]: Stack.of(scope).stackName,
         ...(runtimeFiles.assets.includes('pdfjs') ? { PDFJS_ASSETS_DIR: PDFJS_ASSETS_DIR_IN_LAMBDA } : {}),
         ...props.environment,
       },

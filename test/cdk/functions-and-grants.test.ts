@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { AUTHORIZER_ENTRY, ROUTES, routeEntry } from '../../lambdas/api/routes';
+import { RUNNING_JOB_AGE_ENTRY } from '../../lib/constructs/running-job-age';
 import { WORKERS, type WorkerId } from '../../step-definitions/workers';
 import { synthProofline, TEST_ENV } from './support/synth';
 import {
@@ -30,7 +31,7 @@ let tableId: string;
 let bucketId: string;
 let pipelineId: string;
 
-const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry)];
+const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry), RUNNING_JOB_AGE_ENTRY];
 
 beforeAll(() => {
   ({ template } = synthProofline());
@@ -47,7 +48,7 @@ const envOf = (entry: string): Record<string, unknown> =>
   resource(template, functionIdByEntry(template, entry)).Properties.Environment.Variables;
 
 describe('Lambda functions', () => {
-  it('are exactly one per route handler, the authoriser and one per worker', () => {
+  it('are exactly one per route handler, the authoriser, one per worker and the running-job age publisher', () => {
     expect(ours().map(([, f]) => f.Properties.Description).sort()).toEqual([...ALL_ENTRIES].sort());
   });
 

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { AUTHORIZER_ENTRY, ROUTES, routeEntry } from '../../lambdas/api/routes';
+import { RUNNING_JOB_AGE_ENTRY } from '../../lib/constructs/running-job-age';
 import { WORKERS } from '../../step-definitions/workers';
 import { assetDirOf, EM_AARCH64, elfHeader, hostRunnable, nativeBinaries } from './support/bundle-files';
 import { repoPath } from '../../lib/paths';
@@ -30,7 +31,7 @@ afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
-const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry)];
+const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry), RUNNING_JOB_AGE_ENTRY];
 
 const bundleOf = (entry: string): string => assetDirOf(outdir, template, functionIdByEntry(template, entry));
 const lockVersion = (name: string): string =>

@@ -173,5 +173,15 @@ export class ProoflineStack extends Stack {
     new CfnOutput(this, 'WebhookStateMachineArn', { value: this.events.webhookStateMachine.stateMachineArn });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'The SNS topic every alarm notifies; subscribe to it (or deploy with -c alarmEmail=…).' });
     new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName });
+    // What the README's runbook replays dead-lettered job events with.
+    new CfnOutput(this, 'WebhookCallerFunctionName', { value: this.events.webhookCaller.functionName });
+    new CfnOutput(this, 'WebhookEventDeadLettersUrl', {
+      value: this.events.eventDeadLetters.queue.queueUrl,
+      description: 'Job events EventBridge could not deliver to the webhook caller (message body: the event).',
+    });
+    new CfnOutput(this, 'WebhookCallerFailuresUrl', {
+      value: this.events.callerFailures.queue.queueUrl,
+      description: "Job events the webhook caller failed on after Lambda's retries (message body: a destination record, requestPayload is the event).",
+    });
   }
 }

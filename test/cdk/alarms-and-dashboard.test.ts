@@ -5,6 +5,7 @@
  * API, table, webhook and running-job alarms, dead-letter queues behind every
  * rule target and the webhook caller's async invocations, and the dashboard.
  */
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { METRICS } from '../../lambdas/platform/observability/metric-table';
@@ -12,6 +13,7 @@ import { AUTHORIZER_ENTRY } from '../../lambdas/api/routes';
 import { WORKERS } from '../../step-definitions/workers';
 import { RUNNING_JOB_AGE_ENTRY } from '../../lib/constructs/running-job-age';
 import { DEFAULT_ALARM_THRESHOLDS } from '../../lib/constructs/alarms';
+import { repoPath } from '../../lib/paths';
 import { synthProofline } from './support/synth';
 import { functionIdByEntry, getAttId, refId, resourcesOfType, roleIdOfFunction, statementsOfRole, allowedActions, type CfnResource } from './support/template-queries';
 
@@ -245,5 +247,23 @@ describe('the dashboard', () => {
       expect(body.includes(`\\"${metric}\\"`), metric).toBe(true);
     }
     for (const id of ourFunctionIds()) expect(body.includes(`{"Ref":"${id}"}`), id).toBe(true);
+  });
+});
+
+describe("the README's runbook", () => {
+  const runbook = readFileSync(repoPath('README.md'), 'utf8').split('## Operating Proofline')[1]!.split('\n## ')[0]!;
+
+  it('reads only stack outputs the stack has', () => {
+    const outputs = Object.keys(template.toJSON().Outputs);
+    const read = [...runbook.matchAll(/\$\(out (\w+)\)/g)].map((m) => m[1]!);
+    expect(read.length).toBeGreaterThan(0);
+    for (const name of read) expect(outputs, name).toContain(name);
+  });
+
+  it('points the replay outputs at the webhook caller and its two queues', () => {
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(refId(outputs.WebhookCallerFunctionName!.Value)).toBe(functionIdByEntry(template, WORKERS.webhookCaller.entry));
+    const queueIds = [refId(outputs.WebhookEventDeadLettersUrl!.Value), refId(outputs.WebhookCallerFailuresUrl!.Value)];
+    expect(queueIds.every((id) => id !== undefined && resourcesOfType(template, 'AWS::SQS::Queue').some(([q]) => q === id))).toBe(true);
   });
 });

@@ -19,6 +19,7 @@
  *   webAclRateLimit       with webAcl, requests per client address in 5 minutes before WAF blocks it (default 2000)
  *   webhookRetrySchedule  comma-separated seconds between webhook attempts (default 5,300,1800,7200,18000,36000,36000)
  *   retentionDays         days after which a job, its records and its files are deleted (default 30; per account: npm run keys -- retention)
+ *   alarmEmail            an e-mail address subscribed to the alarm topic (default none; the address must confirm)
  */
 import '../lambdas/platform/polyfills';
 import { App } from 'aws-cdk-lib';
@@ -66,6 +67,7 @@ new ProoflineStack(app, stackName, {
   webAclRateLimit: numberContext('webAclRateLimit'),
   webhookRetrySchedule: schedule === undefined ? undefined : parseSchedule(schedule),
   retentionDays: numberContext('retentionDays'),
+  alarmEmail: context('alarmEmail'),
 });
 
 app.synth();

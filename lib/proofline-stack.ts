@@ -1,7 +1,7 @@
 /**
  * The whole service in one stack: storage, the job pipeline, job events and
- * webhooks, the public API, and the web console with the API behind one
- * CloudFront distribution. Its outputs are what the keys CLI and the e2e
+ * webhooks, the public API, the web console with the API behind one
+ * CloudFront distribution, and what operators watch it with (alarms, a topic, a dashboard). Its outputs are what the keys CLI and the e2e
  * suite read from `aws cloudformation describe-stacks`.
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
@@ -10,6 +10,9 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import type { EntryResolver } from './paths';
 import { AccessLogsBucket } from './constructs/access-logs-bucket';
+import { OperationalAlarms, type AlarmThresholds } from './constructs/alarms';
+import { OperationsDashboard } from './constructs/dashboard';
+import { RunningJobAge } from './constructs/running-job-age';
 import { Api } from './constructs/api';
 import { ApiWebAcl } from './constructs/api-web-acl';
 import { acknowledgeNag } from './constructs/nag-acknowledgements';
@@ -51,6 +54,10 @@ export interface ProoflineStackProps extends StackProps {
   webAclRateLimit?: number;
   /** Webhook retry delays in seconds; default the contract's (5 s … 10 h). */
   webhookRetrySchedule?: readonly number[];
+  /** Where alarms are sent by e-mail (an SNS subscription the address must confirm); default none. */
+  alarmEmail?: string;
+  /** Alarm thresholds; defaults in ./constructs/alarms.ts (DEFAULT_ALARM_THRESHOLDS). */
+  alarmThresholds?: AlarmThresholds;
   /** Retention of every log group; default one month. */
   logRetention?: RetentionDays;
   /**
@@ -70,6 +77,9 @@ export class ProoflineStack extends Stack {
   readonly consoleSite: ConsoleSite;
   readonly distribution: PublicDistribution;
   readonly webAcl?: ApiWebAcl;
+  readonly runningJobAge: RunningJobAge;
+  readonly dashboard: OperationsDashboard;
+  readonly alarms: OperationalAlarms;
   /**
    * `https://<id>.cloudfront.net`, no trailing slash: where the console is and, on the same
    * origin, the API (`/jobs`, …). The API's functions get it as PUBLIC_ORIGIN (unless `consoleOrigin` names the console's own domain).
@@ -155,6 +165,17 @@ export class ProoflineStack extends Stack {
     // in by (the API's own URL serves no page), unless the console has a domain of its own.
     for (const fn of Object.values(this.api.handlers)) fn.addEnvironment('PUBLIC_ORIGIN', props.consoleOrigin ?? this.publicUrl);
 
+    this.runningJobAge = new RunningJobAge(this, 'RunningJobAge', { storage: this.storage, ...shared });
+    // Last: both find the stack's functions, state machines, queues and alarms in the construct tree.
+    this.dashboard = new OperationsDashboard(this, 'Operations', { api: this.api.restApi });
+    this.alarms = new OperationalAlarms(this, 'Alarms', {
+      api: this.api.restApi,
+      table: this.storage.table,
+      expectedErrors: [this.api.authorizerFunction],
+      email: props.alarmEmail,
+      thresholds: props.alarmThresholds,
+    });
+
     new CfnOutput(this, 'ConsoleUrl', {
       value: this.publicUrl,
       description: 'The web console; the API answers on the same origin (ConsoleUrl/jobs, …), as at ApiUrl.',
@@ -166,5 +187,17 @@ export class ProoflineStack extends Stack {
     new CfnOutput(this, 'StandardStateMachineArn', { value: this.pipeline.standardStateMachine.stateMachineArn });
     new CfnOutput(this, 'EventBusName', { value: this.events.bus.eventBusName });
     new CfnOutput(this, 'WebhookStateMachineArn', { value: this.events.webhookStateMachine.stateMachineArn });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'The SNS topic every alarm notifies; subscribe to it (or deploy with -c alarmEmail=…).' });
+    new CfnOutput(this, 'DashboardName', { value: this.dashboard.dashboard.dashboardName });
+    // What the README's runbook replays dead-lettered job events with.
+    new CfnOutput(this, 'WebhookCallerFunctionName', { value: this.events.webhookCaller.functionName });
+    new CfnOutput(this, 'WebhookEventDeadLettersUrl', {
+      value: this.events.eventDeadLetters.queue.queueUrl,
+      description: 'Job events EventBridge could not deliver to the webhook caller (message body: the event).',
+    });
+    new CfnOutput(this, 'WebhookCallerFailuresUrl', {
+      value: this.events.callerFailures.queue.queueUrl,
+      description: "Job events the webhook caller failed on after Lambda's retries (message body: a destination record, requestPayload is the event).",
+    });
   }
 }

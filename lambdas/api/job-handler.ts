@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import type { JobRequest } from '../domain/use-cases/job-request';
 import { submitJob, type SubmissionMode } from './job-submission';
 import { apiMiddleware } from './middleware/api-middleware';
+import { metricsFlushed } from '../platform/observability/metrics';
 import type { ApiEvent, ApiResult } from './middleware/http';
 import { parseRequest } from './schemas/parse-request';
 
@@ -21,7 +22,8 @@ export function jobHandler<Schema extends z.ZodType>(
     const body = parseRequest(schema, event.jsonBody);
     return submitJob(event, toRequest(body), mode(body), context);
   }
-  return middy<ApiEvent, ApiResult>(createJob).use(apiMiddleware({ post: true }));
+  // metricsFlushed last: its onError runs first, before http-errors turns the error into a response.
+  return middy<ApiEvent, ApiResult>(createJob).use(apiMiddleware({ post: true })).use(metricsFlushed());
 }
 
 /** Answer 201 at once, unless the body says `sync: true`. */

@@ -81,27 +81,51 @@ function timeoutSeconds(message: string | null, work: FailedWork): number {
   return timeoutSecondsOf(work);
 }
 
+/**
+ * The kinds of failure a reason can name, for the StepErrors metric
+ * (platform/observability/metric-table.ts): an unreadable file (the customer's),
+ * a timeout, running out of memory, a step type without a worker, or anything
+ * else (ours).
+ */
+export const REASON_CLASSES = ['unprocessable', 'timeout', 'out-of-memory', 'no-worker', 'unexpected'] as const;
+export type ReasonClass = (typeof REASON_CLASSES)[number];
+
+/** The class of a Step Functions failure: what reasonFromFailure words. */
+export function failureClass(failure: StateFailure | null | undefined): ReasonClass {
+  const cause = parseCause(failure?.Cause);
+  const error = failureError(failure, cause);
+  if (TIMEOUT_ERRORS.has(error) || TIMEOUT_ERRORS.has(cause.errorType ?? '')) return 'timeout';
+  if (OUT_OF_MEMORY_ERRORS.has(error) || OUT_OF_MEMORY_ERRORS.has(cause.errorType ?? '')) return 'out-of-memory';
+  // Workers record these themselves and return normally; one can still arrive here
+  // when a worker is killed between throwing and recording.
+  if ((error === 'UnprocessableFileError' || cause.errorType === 'UnprocessableFileError') && cause.errorMessage) return 'unprocessable';
+  if (error === 'UnknownStepType') return 'no-worker';
+  return 'unexpected';
+}
+
+function failureError(failure: StateFailure | null | undefined, cause: ReturnType<typeof parseCause>): string {
+  return typeof failure?.Error === 'string' && failure.Error !== '' ? failure.Error : (cause.errorType ?? 'Error');
+}
+
 /** A reason from a Step Functions failure, for the step (or ingest) that failed. */
 export function reasonFromFailure(failure: StateFailure | null | undefined, work: FailedWork): string {
   const cause = parseCause(failure?.Cause);
-  const error = typeof failure?.Error === 'string' && failure.Error !== '' ? failure.Error : (cause.errorType ?? 'Error');
   const subject = work === 'ingest' ? 'The source could not be retrieved' : `The ${work} step`;
-
-  if (TIMEOUT_ERRORS.has(error) || TIMEOUT_ERRORS.has(cause.errorType ?? '')) {
-    const seconds = timeoutSeconds(cause.errorMessage, work);
-    return work === 'ingest' ? `${subject} within ${seconds} s.` : `${subject} did not finish within ${seconds} s.`;
+  switch (failureClass(failure)) {
+    case 'timeout': {
+      const seconds = timeoutSeconds(cause.errorMessage, work);
+      return work === 'ingest' ? `${subject} within ${seconds} s.` : `${subject} did not finish within ${seconds} s.`;
+    }
+    case 'out-of-memory':
+      return work === 'ingest' ? `${subject}: retrieving it ran out of memory.` : `${subject} ran out of memory.`;
+    case 'unprocessable':
+      // Its message is written for customers, so it is the reason as it is.
+      return cause.errorMessage ?? '';
+    case 'no-worker':
+      return `The pipeline has no worker for the ${work} step.`;
+    case 'unexpected': {
+      const error = safeName(failureError(failure, cause));
+      return work === 'ingest' ? `${subject} (${error}).` : `${subject} failed unexpectedly (${error}).`;
+    }
   }
-  if (OUT_OF_MEMORY_ERRORS.has(error) || OUT_OF_MEMORY_ERRORS.has(cause.errorType ?? '')) {
-    return work === 'ingest' ? `${subject}: retrieving it ran out of memory.` : `${subject} ran out of memory.`;
-  }
-  // Workers record these themselves and return normally; one can still arrive here
-  // when a worker is killed between throwing and recording. Its message is written
-  // for customers, so it is the reason as it is.
-  if ((error === 'UnprocessableFileError' || cause.errorType === 'UnprocessableFileError') && cause.errorMessage) {
-    return cause.errorMessage;
-  }
-  if (error === 'UnknownStepType') {
-    return `The pipeline has no worker for the ${work} step.`;
-  }
-  return work === 'ingest' ? `${subject} (${safeName(error)}).` : `${subject} failed unexpectedly (${safeName(error)}).`;
 }

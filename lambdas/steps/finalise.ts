@@ -17,6 +17,7 @@
 import '../platform/polyfills';
 import type { Context } from 'aws-lambda';
 import { services } from '../platform/services';
+import { recordMetric, withMetricsFlushed } from '../platform/observability/metrics';
 import { finaliseJob, type FinaliseResult } from './job-finaliser';
 import { elapsedSince, logInvocation } from './invocation-log';
 import { withInvocationLog } from '../observability/invocation';
@@ -59,7 +60,7 @@ export function parseFinaliseEvent(event: unknown): FinaliseRequest | null {
 
 export function handler(event: unknown, context?: Partial<Context>): Promise<FinaliseResult | { result: 'ignored' }> {
   const request = parseFinaliseEvent(event);
-  return withInvocationLog(context, { jobId: request?.jobId, accountId: request?.accountId }, () => finalise(request));
+  return withInvocationLog(context, { jobId: request?.jobId, accountId: request?.accountId }, () => withMetricsFlushed(() => finalise(request)));
 }
 
 async function finalise(request: FinaliseRequest | null): Promise<FinaliseResult | { result: 'ignored' }> {
@@ -80,6 +81,8 @@ async function finalise(request: FinaliseRequest | null): Promise<FinaliseResult
     });
   try {
     const outcome = await finaliseJob(services(), request.jobId);
+    // Counted by the one call that made the job terminal, never by a retry or a republish.
+    if (outcome.result === 'finalised') recordMetric('jobsFinished', { status: outcome.status, outcome: outcome.outcome ?? 'none' });
     log(outcome.result, outcome.result === 'finalised' ? outcome.outcome : undefined);
     return outcome;
   } catch (err) {

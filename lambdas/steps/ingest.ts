@@ -14,6 +14,7 @@ import type { Context } from 'aws-lambda';
 import type { StoredArtifact } from '../domain/model';
 import { UnprocessableFileError } from '../domain/errors';
 import { services } from '../platform/services';
+import { recordMetric, withMetricsFlushed } from '../platform/observability/metrics';
 import { findTask } from './task-graph';
 import { retrieveSource } from './source-retrieval';
 import { audit, failTask } from './task-records';
@@ -34,7 +35,7 @@ export interface IngestOutput {
 }
 
 export function handler(event: IngestInput, context?: Partial<Context>): Promise<IngestOutput> {
-  return withInvocationLog(context, { jobId: event.jobId, accountId: event.accountId, taskId: event.taskId }, () => ingest(event));
+  return withInvocationLog(context, { jobId: event.jobId, accountId: event.accountId, taskId: event.taskId }, () => withMetricsFlushed(() => ingest(event)));
 }
 
 async function ingest(event: IngestInput): Promise<IngestOutput> {
@@ -98,6 +99,7 @@ async function ingest(event: IngestInput): Promise<IngestOutput> {
   } catch (err) {
     if (err instanceof UnprocessableFileError) {
       await failTask(s, graph.job.id, task.id, err.message, 'source.failed');
+      recordMetric('unreadableFiles', { stage: 'ingest' });
       log('error', { reason: err.message, error: err });
       return { ok: false };
     }

@@ -13,7 +13,8 @@ import { isTerminal } from '../domain/model';
 import { services } from '../platform/services';
 import { findStep, findTask } from './task-graph';
 import { failStep, failTask } from './task-records';
-import { reasonFromFailure, type StateFailure } from './failure-reasons';
+import { failureClass, reasonFromFailure, type StateFailure } from './failure-reasons';
+import { recordMetric, withMetricsFlushed } from '../platform/observability/metrics';
 import { elapsedSince, logInvocation } from './invocation-log';
 import { withInvocationLog } from '../observability/invocation';
 
@@ -35,7 +36,7 @@ export function handler(event: RecordFailureInput, context?: Partial<Context>): 
   const startedAt = Date.now();
   return withInvocationLog(context, keys, async () => {
     try {
-      return await recordFailure(event);
+      return await withMetricsFlushed(() => recordFailure(event));
     } catch (err) {
       // The failure could not be recorded (the store did not answer): Step Functions retries; the operator sees why.
       logInvocation({ worker: 'record-failure', ...keys, result: 'failed', durationMs: elapsedSince(startedAt), error: err });
@@ -73,6 +74,8 @@ async function recordFailure(event: RecordFailureInput): Promise<RecordFailureOu
     return { stepFailed: false, taskFailed: false };
   }
   const stepFailed = step ? await failStep(s, step, reason) : false;
+  // Only a failure this call recorded: a worker that recorded its own has counted it.
+  if (stepFailed) recordMetric('stepErrors', { reasonClass: failureClass(event.failure) });
   const taskFailed = await failTask(s, graph.job.id, task.id, reason);
   log(stepFailed || taskFailed ? 'recorded' : 'already-terminal', step?.id);
   return { stepFailed, taskFailed };

@@ -33,6 +33,7 @@ import { UnprocessableFileError } from '../domain/errors';
 import { stepOutputKey } from '../domain/blob-keys';
 import { iso } from '../domain/ids';
 import { services } from '../platform/services';
+import { flushMetrics, recordMetric } from '../platform/observability/metrics';
 import type { Services } from '../domain/ports';
 import { acceptsFileType, skipReason, type StepWorkerId } from '../../step-definitions/catalogue';
 import { findStep, findTask, inputFileOf } from './task-graph';
@@ -214,6 +215,8 @@ export async function runStep(event: StepInvocation, worker: StepWorker, context
 /**
  * Runs a step's work. An unprocessable file ends the step and task in `error`
  * and returns normally; anything else is recorded the same way and rethrown.
+ * Every invocation that works on a step passes here, so the step's metrics
+ * (StepDuration, StepErrors, UnreadableFiles) are published here when it ends.
  */
 export async function failingStepOnError(
   s: Services,
@@ -226,17 +229,23 @@ export async function failingStepOnError(
   } catch (err) {
     if (isUnprocessable(err)) {
       await failStepAndTask(s, step, err.message);
+      recordMetric('unreadableFiles', { stage: step.type });
+      recordMetric('stepErrors', { reasonClass: 'unprocessable' });
       log('error', null, { reason: err.message, error: err });
       return { stepId: step.id, status: 'error', outcome: null };
     }
     const reason = unexpectedStepReason(step.type, err);
     try {
       await failStepAndTask(s, step, reason);
+      // Counted here only once recorded: otherwise StepFailed records the failure and counts it.
+      recordMetric('stepErrors', { reasonClass: 'unexpected' });
     } catch {
       /* StepFailed records it when the store answers again */
     }
     log('error', null, { reason, error: err });
     throw err;
+  } finally {
+    flushMetrics();
   }
 }
 
@@ -341,6 +350,7 @@ export async function completeStep(
 ): Promise<{ outcome: Outcome } | null> {
   const placed = await placeStepResult(s.blobs, accountId, step, work.result);
   const ended = s.clock.now();
+  const duration = step.started ? Math.max(0, ended.getTime() - Date.parse(step.started)) : null;
   const finished = await s.jobs.transitionStep(step.jobId, step.id, ['running'], 'done', {
     outcome: work.outcome,
     outputs: stored.artifacts,
@@ -348,7 +358,7 @@ export async function completeStep(
     result: placed.result,
     resultKey: placed.resultKey,
     ended: iso(ended),
-    duration: step.started ? Math.max(0, ended.getTime() - Date.parse(step.started)) : null,
+    duration,
     reason: null,
   });
   // Lost to a failure recorded meanwhile (a timeout's StepFailed, an abandoned
@@ -359,6 +369,7 @@ export async function completeStep(
     await discardFilesOfDeletedJob(s, accountId, step.jobId);
     return null;
   }
+  if (duration !== null) recordMetric('stepDuration', { stepType: step.type }, duration);
   // The step is done whatever happens next: a failure of these bookkeeping writes
   // must not turn it into a task error. Later steps derive their input from the
   // finished steps (task-graph.ts) and the finaliser re-syncs currentFile.

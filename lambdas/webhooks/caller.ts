@@ -15,6 +15,7 @@ import { JOB_DECISION_DETAIL_TYPE } from '../../step-definitions/events';
 import type { JobDecisionEvent, JobTerminalEvent } from '../domain/ports';
 import { buildWebhookPayload } from '../domain/present/webhook-payload';
 import { services } from '../platform/services';
+import { withMetricsFlushed } from '../platform/observability/metrics';
 import { deliverDecisionWebhook } from './decision-webhook';
 import { runWebhookAttempt, type AttemptResult, type WebhookDeps } from './webhook-attempt';
 import { asError, logger, type CorrelationKeys } from '../observability/logger';
@@ -105,7 +106,7 @@ async function call(event: unknown): Promise<WebhookRetryOutput | void> {
 export function handler(event: unknown, context?: Partial<Context>): Promise<WebhookRetryOutput | void> {
   return withInvocationLog(context, jobKeysOf(event), async () => {
     try {
-      return await call(event);
+      return await withMetricsFlushed(() => call(event));
     } catch (err) {
       // Thrown for the caller's retry (a busy attempt, a job not terminal yet, a store failure): logged with its reason here.
       logger.error({ message: 'webhook caller failed' }, asError(err));

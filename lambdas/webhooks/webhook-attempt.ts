@@ -22,6 +22,7 @@ import type { Clock, JobStore, KeyStore } from '../domain/ports';
 import { iso } from '../domain/ids';
 import type { NetworkMode } from '../platform/config';
 import { guardedRequest, RequestTimeoutError, UrlNotAllowedError } from '../platform/net/guarded-request';
+import { recordMetric } from '../platform/observability/metrics';
 import { delayAfterFailure, maxAttempts } from './retry-schedule';
 import { webhookHeaders, webhookMessageId } from './signature';
 
@@ -124,6 +125,7 @@ export async function sendSignedWebhook(
   } catch (err) {
     error = describeFailure(err, timeoutMs);
   }
+  recordMetric('webhookAttempts', { result: error === null ? 'delivered' : 'failed' });
   return { at, statusCode, durationMs: Math.round(performance.now() - started), error };
 }
 
@@ -164,6 +166,10 @@ export async function runWebhookAttempt(deps: WebhookDeps, jobId: string, attemp
   if (isSuccess(delivery)) return { done: true, why: 'delivered' };
 
   const delaySeconds = delayAfterFailure(attempt, schedule, deps.random);
-  if (delaySeconds === null) return { done: true, why: 'given_up' };
+  if (delaySeconds === null) {
+    // Counted by the run that made the last attempt, not by a repeat that found it recorded.
+    if (!recorded) recordMetric('webhookGiveUps', {});
+    return { done: true, why: 'given_up' };
+  }
   return { done: false, nextAttempt: attempt + 1, delaySeconds };
 }

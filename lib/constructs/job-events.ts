@@ -8,6 +8,11 @@
  * circular reference in CloudFormation. It is broken by naming the machine
  * deterministically, so the caller's environment and grant use an ARN built
  * from the name instead of a reference to the machine.
+ *
+ * Nothing here may lose an event silently: an event the rules cannot deliver to
+ * the caller waits in `eventDeadLetters`, and an event the caller kept failing
+ * on (after Lambda's retries of an async invocation) in `callerFailures`; each
+ * queue has its alarm (dead-letter-queue.ts).
  */
 import { ArnFormat, Stack } from 'aws-cdk-lib';
 import { EventBus, Rule } from 'aws-cdk-lib/aws-events';
@@ -19,6 +24,7 @@ import { JOB_DECISION_PATTERN, JOB_TERMINAL_PATTERN } from '../../step-definitio
 import { WORKERS } from '../../step-definitions/workers';
 import type { EntryResolver } from '../paths';
 import { AslStateMachine, readAsl } from './asl-state-machine';
+import { asyncInvocationFailures, DeadLetterQueue, eventTargetDelivery } from './dead-letter-queue';
 import { ProoflineNodejsFunction, workerFunctionProps } from './proofline-nodejs-function';
 import type { Storage } from './storage';
 
@@ -41,6 +47,10 @@ export class JobEvents extends Construct {
   readonly webhookStateMachine: StateMachine;
   readonly terminalRule: Rule;
   readonly decisionRule: Rule;
+  /** Job events the rules could not hand to the webhook caller. */
+  readonly eventDeadLetters: DeadLetterQueue;
+  /** Job events the webhook caller failed on, after Lambda's retries. */
+  readonly callerFailures: DeadLetterQueue;
 
   constructor(scope: Construct, id: string, props: JobEventsProps) {
     super(scope, id);
@@ -82,6 +92,10 @@ export class JobEvents extends Construct {
       logRetention: props.logRetention,
     }).stateMachine;
 
+    this.eventDeadLetters = new DeadLetterQueue(this, 'WebhookEventDeadLetters', { holds: 'A job event EventBridge could not deliver to the webhook caller' });
+    this.callerFailures = new DeadLetterQueue(this, 'WebhookCallerFailures', { holds: 'A job event the webhook caller failed on after its retries' });
+    asyncInvocationFailures(this.webhookCaller, this.callerFailures);
+
     this.terminalRule = this.ruleToCaller('JobTerminalToWebhook', 'Delivers the job.completed webhook of a terminal job that has one.', JOB_TERMINAL_PATTERN);
     this.decisionRule = this.ruleToCaller(
       'JobDecisionToWebhook',
@@ -100,7 +114,7 @@ export class JobEvents extends Construct {
       description,
       eventBus: this.bus,
       eventPattern: { source: [...pattern.source], detailType: [...pattern['detail-type']], detail: pattern.detail },
-      targets: [new LambdaFunction(this.webhookCaller)],
+      targets: [new LambdaFunction(this.webhookCaller, eventTargetDelivery(this.eventDeadLetters))],
     });
   }
 }

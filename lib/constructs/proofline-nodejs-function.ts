@@ -36,6 +36,7 @@ import {
 } from '../bundling/runtime-files';
 import { acknowledgeXrayWildcard } from './nag-acknowledgements';
 import { SERVICE_NAME } from '../../lambdas/observability/service-name';
+import { METRICS_SERVICE_ENV } from '../../lambdas/platform/observability/metric-table';
 
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 export const LAMBDA_ARCHITECTURE = Architecture.ARM_64;
@@ -121,6 +122,8 @@ export class ProoflineNodejsFunction extends NodejsFunction {
         NODE_OPTIONS: '--enable-source-maps',
         POWERTOOLS_SERVICE_NAME: SERVICE_NAME,
         POWERTOOLS_LOG_LEVEL: LOG_LEVEL,
+        // The `service` dimension of every metric it publishes: stacks side by side keep theirs apart.
+        [METRICS_SERVICE_ENV]: Stack.of(scope).stackName,
         ...(runtimeFiles.assets.includes('pdfjs') ? { PDFJS_ASSETS_DIR: PDFJS_ASSETS_DIR_IN_LAMBDA } : {}),
         ...props.environment,
       },

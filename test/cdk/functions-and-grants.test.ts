@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { AUTHORIZER_ENTRY, ROUTES, routeEntry } from '../../lambdas/api/routes';
+import { RUNNING_JOB_AGE_ENTRY } from '../../lib/constructs/running-job-age';
 import { WORKERS, type WorkerId } from '../../step-definitions/workers';
 import { RETENTION_SWEEP_ENTRY } from '../../lib/constructs/retention-sweep';
 import { synthProofline, TEST_ENV } from './support/synth';
@@ -32,7 +33,7 @@ let bucketId: string;
 let pipelineId: string;
 let standardPipelineId: string;
 
-const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry), RETENTION_SWEEP_ENTRY];
+const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry), RETENTION_SWEEP_ENTRY, RUNNING_JOB_AGE_ENTRY];
 
 beforeAll(() => {
   ({ template } = synthProofline());
@@ -50,7 +51,7 @@ const envOf = (entry: string): Record<string, unknown> =>
   resource(template, functionIdByEntry(template, entry)).Properties.Environment.Variables;
 
 describe('Lambda functions', () => {
-  it('are exactly one per route handler, the authoriser and one per worker', () => {
+  it('are exactly one per route handler, the authoriser, one per worker and the running-job age publisher', () => {
     expect(ours().map(([, f]) => f.Properties.Description).sort()).toEqual([...ALL_ENTRIES].sort());
   });
 

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Template } from 'aws-cdk-lib/assertions';
 import { AUTHORIZER_ENTRY, ROUTES, routeEntry } from '../../lambdas/api/routes';
+import { RUNNING_JOB_AGE_ENTRY } from '../../lib/constructs/running-job-age';
 import { WORKERS } from '../../step-definitions/workers';
 import { RETENTION_SWEEP_ENTRY } from '../../lib/constructs/retention-sweep';
 import { assetDirOf, EM_AARCH64, elfHeader, hostRunnable, nativeBinaries } from './support/bundle-files';
@@ -33,7 +34,7 @@ afterAll(() => {
   if (outdir) rmSync(outdir, { recursive: true, force: true });
 });
 
-const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry), RETENTION_SWEEP_ENTRY];
+const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry), RETENTION_SWEEP_ENTRY, RUNNING_JOB_AGE_ENTRY];
 
 const bundleOf = (entry: string): string => assetDirOf(outdir, template, functionIdByEntry(template, entry));
 const lockVersion = (name: string): string =>

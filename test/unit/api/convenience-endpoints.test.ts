@@ -5,6 +5,7 @@ import { jobEnvelope, pendingJobEnvelope } from '../../../lambdas/api/openapi/re
 import { startTestServices, type TestServices } from '../../support/test-services';
 import { ACCOUNT_A, call } from './support/api-client';
 import { finishJob } from './support/pipeline-stand-in';
+import { useMemoryMetrics } from '../../support/memory-metrics';
 
 const URL_SOURCE = 'http://127.0.0.1:9/card.pdf';
 
@@ -243,5 +244,41 @@ describe('POST /jobs/optimize (docs/api.md §11 rule 11)', () => {
     expect(unknown.body.param).toBe('sources[0].profileId');
     const open = await call('POST', '/jobs/optimize', { body: { async: true, sources: [{ url: URL_SOURCE, params: { pdf: { futureOption: 1 } } }] } });
     expect(open.status).toBe(201);
+  });
+});
+
+/**
+ * Each job created is counted by its route (JobsCreated), and each sync request answered 202
+ * (SyncRequestsPending); published once per request.
+ */
+describe('metrics of the job-creating routes', () => {
+  const metrics = useMemoryMetrics();
+  const recorded = () => metrics.sink.recorded.map(({ name, value, dimensions }) => ({ name, value, dimensions }));
+  beforeEach(() => {
+    setServices({ ...t.services, config: { ...t.config, syncWaitMs: 50 } });
+  });
+
+  it.each(['/jobs', '/jobs/preflight', '/jobs/fix', '/jobs/previews'])('%s counts the job it created under its route', async (path) => {
+    const body = path === '/jobs' ? { sources: [{ url: URL_SOURCE, steps: [{ type: 'preflight' }] }] } : { sources: [{ url: URL_SOURCE }] };
+    const res = await call('POST', path, { body });
+    expect(res.status).toBe(201);
+    expect(recorded()).toEqual([{ name: 'JobsCreated', value: 1, dimensions: { endpoint: path } }]);
+    expect(metrics.sink.flushes).toBe(1);
+  });
+
+  it('counts a sync request answered 202 under its route, besides the job', async () => {
+    const res = await call('POST', '/jobs/validate', { body: { sources: [{ url: URL_SOURCE, profile: 'auto' }] } });
+    expect(res.status).toBe(202);
+    expect(recorded()).toEqual([
+      { name: 'JobsCreated', value: 1, dimensions: { endpoint: '/jobs/validate' } },
+      { name: 'SyncRequestsPending', value: 1, dimensions: { endpoint: '/jobs/validate' } },
+    ]);
+  });
+
+  it('counts nothing for a request refused before a job exists, and still publishes', async () => {
+    const res = await call('POST', '/jobs/preflight', { body: { sources: [] } });
+    expect(res.status).toBe(400);
+    expect(recorded()).toEqual([]);
+    expect(metrics.sink.flushes).toBe(1);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * A data directory from before an index of TABLE_SCHEMA existed (the retention sweep's `expiry`)
+ * A data directory from before an index of TABLE_SCHEMA existed (the retention sweep's `expiry`,
+ * the running-job age's `unfinished`)
  * has its table without it, and dynalite cannot add an index to a table: UpdateTable accepts
  * GlobalSecondaryIndexUpdates and ignores them. So the runtime rebuilds the table at start: every
  * item copied to a spare table made from the schema, the table made anew, the items copied back.
- * Job items with an expiry get the index's key on the way (dynamo-items.ts jobToItem).
+ * Job items get the indexes' keys on the way, as dynamo-items.ts jobToItem gives them.
  *
  * A start interrupted at any point finishes the work at the next: while the table lacks an index
  * it still holds every item, and the copy starts over; once it has them all, the spare holds every
@@ -13,7 +14,8 @@ import { DeleteTableCommand, DescribeTableCommand, ResourceNotFoundException, ty
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { provisionTable, tableDefinition } from '../lambdas/adapters/aws/provision';
 import { batchWriteAll, scanAll } from '../lambdas/adapters/aws/dynamo-batch';
-import { expiryDay, type Item } from '../lambdas/adapters/aws/dynamo-items';
+import { expiryDay, UNFINISHED_KEY, UNFINISHED_VALUE, type Item } from '../lambdas/adapters/aws/dynamo-items';
+import { isTerminal, type Status } from '../lambdas/domain/model';
 import { TABLE_SCHEMA } from '../lambdas/adapters/aws/table-schema';
 
 /** Every index the table is provisioned with. */
@@ -55,10 +57,16 @@ async function copyItems(client: DynamoDBDocumentClient, from: string, to: strin
   await batchWriteAll(client, to, items.map((Item) => ({ PutRequest: { Item } })));
 }
 
+/** A job item as jobToItem writes it now: the expiry index's day, and the unfinished index's key while not terminal. */
 function withIndexKeys(item: Item): Item {
+  if (item.entity !== 'job') return item;
   const { partitionKey, sortKey } = TABLE_SCHEMA.expiryIndex;
   const expiresAt = item[sortKey];
-  return item.entity === 'job' && typeof expiresAt === 'string' ? { ...item, [partitionKey]: expiryDay(expiresAt) } : item;
+  return {
+    ...item,
+    ...(typeof expiresAt === 'string' ? { [partitionKey]: expiryDay(expiresAt) } : {}),
+    ...(typeof item.status === 'string' && !isTerminal(item.status as Status) ? { [UNFINISHED_KEY]: UNFINISHED_VALUE } : {}),
+  };
 }
 
 async function deleteTable(ddb: DynamoDBClient, tableName: string): Promise<void> {

@@ -86,6 +86,8 @@ export interface JobStore {
   listJobs(query: JobListQuery): Promise<JobListPage>;
   /** Non-terminal job ids of every account (local runtime recovery after a restart). */
   listUnfinishedJobIds(): Promise<string[]>;
+  /** The oldest job not yet terminal (ids are creation-ordered), or null: one small read, for the running-job age. */
+  oldestUnfinishedJobId(): Promise<string | null>;
   /**
    * Jobs of every account whose retention ran out at or before `at` (domain/retention.ts), in order
    * of expiry. The store may remember where the next call can start looking, but never past a job

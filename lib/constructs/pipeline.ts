@@ -26,6 +26,7 @@ import { WORKERS, type WorkerId } from '../../step-definitions/workers';
 import type { EntryResolver } from '../paths';
 import { jobPipelineAsl } from '../../step-definitions/job-pipeline';
 import { AslStateMachine, workersInAsl } from './asl-state-machine';
+import { asyncInvocationFailures, DeadLetterQueue, eventTargetDelivery } from './dead-letter-queue';
 import { ProoflineNodejsFunction, workerFunctionProps } from './proofline-nodejs-function';
 import type { Storage } from './storage';
 
@@ -48,6 +49,10 @@ export class Pipeline extends Construct {
   readonly standardStateMachine: StateMachine;
   readonly continueJobFunction: ProoflineNodejsFunction;
   readonly abandonedExecutionRule: Rule;
+  /** Abandoned-execution events the finaliser never took (replayed to the finaliser). */
+  readonly abandonedExecutionDeadLetters: DeadLetterQueue;
+  /** Express execution ends ContinueJob failed on after its retries (replayed to ContinueJob). */
+  readonly continueJobFailures: DeadLetterQueue;
 
   constructor(scope: Construct, id: string, props: PipelineProps) {
     super(scope, id);
@@ -84,6 +89,9 @@ export class Pipeline extends Construct {
       { files: false },
     );
     this.standardStateMachine.grantStartExecution(this.continueJobFunction);
+    // CloudWatch Logs invokes ContinueJob asynchronously: what still fails after Lambda's retries is kept.
+    this.continueJobFailures = new DeadLetterQueue(this, 'ContinueJobFailures', { holds: 'An Express execution end ContinueJob failed on (its job is still running)' });
+    asyncInvocationFailures(this.continueJobFunction, this.continueJobFailures);
     new SubscriptionFilter(this, 'ExpressUnfinishedEnds', {
       logGroup: expressMachine.logGroup,
       destination: new LambdaDestination(this.continueJobFunction),
@@ -94,6 +102,9 @@ export class Pipeline extends Construct {
     // input transformer cannot unpack, so the finaliser gets the whole detail:
     // { abandoned: true, detail: { executionArn, stateMachineArn, name, status,
     //   input: "<PipelineInput as JSON>", startDate, stopDate, ... } }.
+    this.abandonedExecutionDeadLetters = new DeadLetterQueue(this, 'AbandonedExecutionDeadLetters', { holds: 'An abandoned-execution event for the finaliser (its job is still running)' });
+    // EventBridge invokes the finaliser asynchronously here (the state machine's Finalise is synchronous).
+    asyncInvocationFailures(finalise, this.abandonedExecutionDeadLetters);
     this.abandonedExecutionRule = new Rule(this, 'AbandonedExecutions', {
       description: 'Makes the job terminal when its Standard pipeline execution fails or times out as a whole.',
       eventPattern: {
@@ -104,6 +115,7 @@ export class Pipeline extends Construct {
       targets: [
         new LambdaFunction(finalise, {
           event: RuleTargetInput.fromObject({ abandoned: true, detail: EventField.fromPath('$.detail') }),
+          ...eventTargetDelivery(this.abandonedExecutionDeadLetters),
         }),
       ],
     });

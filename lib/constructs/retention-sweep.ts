@@ -12,6 +12,7 @@ import type { IStateMachine } from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import type { EntryResolver } from '../paths';
 import { ProoflineNodejsFunction } from './proofline-nodejs-function';
+import { DeadLetterQueue, eventTargetDelivery } from './dead-letter-queue';
 import { grantStopJobExecutions } from './stop-job-executions';
 import type { Storage } from './storage';
 
@@ -51,7 +52,8 @@ export class RetentionSweep extends Construct {
     this.schedule = new Rule(this, 'Schedule', {
       description: 'Runs the Proofline retention sweep.',
       schedule: Schedule.rate(props.interval ?? Duration.hours(1)),
-      targets: [new LambdaFunction(this.function)],
+      // A lost tick only delays deletion to the next hour; it is still kept, as every rule target's is, so a delivery problem shows.
+      targets: [new LambdaFunction(this.function, eventTargetDelivery(new DeadLetterQueue(this, 'ScheduleDeadLetters', { holds: 'A scheduled tick of the retention sweep' })))],
     });
   }
 }

@@ -117,6 +117,12 @@ export class Storage extends Construct {
       projectionType: ProjectionType.INCLUDE,
       nonKeyAttributes: [...TABLE_SCHEMA.expiryIndex.projectedAttributes],
     });
+    this.table.addGlobalSecondaryIndex({
+      indexName: TABLE_SCHEMA.unfinishedIndex.name,
+      partitionKey: { name: TABLE_SCHEMA.unfinishedIndex.partitionKey, type: AttributeType.STRING },
+      sortKey: { name: TABLE_SCHEMA.unfinishedIndex.sortKey, type: AttributeType.STRING },
+      projectionType: ProjectionType.KEYS_ONLY,
+    });
   }
 
   /**

@@ -89,7 +89,7 @@ describe('the files bucket', () => {
 });
 
 describe('the records table', () => {
-  it('has the shared key schema, the gsi1 index projecting everything and the expiry index projecting what a sweep needs', () => {
+  it('has the shared key schema, the gsi1 index projecting everything, the expiry index projecting what a sweep needs and the unfinished index its keys only', () => {
     const p = table[1].Properties;
     expect(p.KeySchema).toEqual([
       { AttributeName: TABLE_SCHEMA.partitionKey, KeyType: 'HASH' },
@@ -111,6 +111,14 @@ describe('the records table', () => {
           { AttributeName: TABLE_SCHEMA.expiryIndex.sortKey, KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['id', 'accountId'] },
+      },
+      {
+        IndexName: TABLE_SCHEMA.unfinishedIndex.name,
+        KeySchema: [
+          { AttributeName: TABLE_SCHEMA.unfinishedIndex.partitionKey, KeyType: 'HASH' },
+          { AttributeName: TABLE_SCHEMA.unfinishedIndex.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
       },
     ]);
   });

@@ -1,11 +1,12 @@
 /**
  * The single-table item layout. Every record lives in one table (TABLE_SCHEMA:
  * pk/sk, index gsi1 on gsi1pk/gsi1sk, index expiry on expiresDay/expiresAtIso,
- * TTL attribute expiresAt in epoch seconds).
+ * index unfinished on unfinished/id, TTL attribute expiresAt in epoch seconds).
  *
  *   entity   pk                              sk                          gsi1pk          gsi1sk
  *   job      JOB#<jobId>                     JOB                         ACCT#<account>  <jobId>      expiresAt (TTL),
  *                                                                        expiresDay      expiresAtIso (index expiry)
+ *                                                                        unfinished=job  id (index unfinished, until terminal)
  *   task     JOB#<jobId>                     TASK#<taskId>                                                expiresAt (TTL)
  *   step     JOB#<jobId>                     STEP#<stepId>                                                expiresAt (TTL)
  *   audit    JOB#<jobId>                     AUDIT#<taskId>#<at>#<seq>
@@ -40,7 +41,8 @@
  */
 import { createHash } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
-import type { AccountRecord, ApiKeyRecord, AuditEntry, JobRecord, StepRecord, TaskRecord, UploadRecord } from '../../domain/model';
+import { isTerminal, type AccountRecord, type ApiKeyRecord, type AuditEntry, type JobRecord, type StepRecord, type TaskRecord, type UploadRecord } from '../../domain/model';
+import { TABLE_SCHEMA } from './table-schema';
 
 export type ItemKey = { pk: string; sk: string };
 export type Item = Record<string, unknown>;
@@ -120,11 +122,16 @@ export function jobToItem(job: JobRecord): Item {
     gsi1sk: job.id,
     entity: 'job',
     ...(expiresAt ? { expiresAtIso: expiresAt, expiresDay: expiryDay(expiresAt) } : {}),
+    ...(isTerminal(job.status) ? {} : { [UNFINISHED_KEY]: UNFINISHED_VALUE }),
     ...jobRetentionTtl(job),
   };
 }
+
+/** The unfinished index's partition key and its one value (TABLE_SCHEMA.unfinishedIndex): on a job item until it is terminal. */
+export const UNFINISHED_KEY = TABLE_SCHEMA.unfinishedIndex.partitionKey;
+export const UNFINISHED_VALUE = 'job';
 export function itemToJob(item: Item): JobRecord {
-  const { expiresAtIso, ...rest } = strip(item, ['expiresAt', 'expiresDay']);
+  const { expiresAtIso, ...rest } = strip(item, ['expiresAt', 'expiresDay', UNFINISHED_KEY]);
   return (typeof expiresAtIso === 'string' ? { ...rest, expiresAt: expiresAtIso } : rest) as unknown as JobRecord;
 }
 

@@ -8,11 +8,12 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
+  QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
 import type { Approval, AuditEntry, JobGraph, JobRecord, Review, Status, StepPages, StepRecord, TaskRecord, WebhookDelivery } from '../../domain/model';
-import { TERMINAL_STATUSES } from '../../domain/model';
+import { isTerminal, TERMINAL_STATUSES } from '../../domain/model';
 import type { Clock, JobListPage, JobListQuery, JobPatch, JobStore, StepPagesReport, StepPatch, TaskPatch } from '../../domain/ports';
 import { iso } from '../../domain/ids';
 import { batchWriteAll, queryAll, scanAll, type WriteRequest } from './dynamo-batch';
@@ -31,12 +32,15 @@ import {
   stepToItem,
   taskItemKey,
   taskToItem,
+  UNFINISHED_KEY,
+  UNFINISHED_VALUE,
   type Item,
   type ItemKey,
 } from './dynamo-items';
 import { findExpiredJobs } from './dynamo-expired-jobs';
 import { listJobsPage } from './dynamo-job-list';
 import { assertStepFits } from './inline-result-limit';
+import { TABLE_SCHEMA } from './table-schema';
 
 export interface DynamoJobStoreOptions {
   client: DynamoDBDocumentClient;
@@ -53,10 +57,10 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
    * SET the status and patch fields when the item exists and its status is one
    * of `from`. Returns false when the condition does not hold.
    */
-  async function transition(key: ItemKey, from: Status[], to: Status, fields: Record<string, unknown>): Promise<boolean> {
+  async function transition(key: ItemKey, from: Status[], to: Status, fields: Record<string, unknown>, remove: string[] = []): Promise<boolean> {
     if (from.length === 0) return false;
     const x = new ExpressionBuilder();
-    const update = x.set({ ...fields, status: to });
+    const update = [x.set({ ...fields, status: to }), ...(remove.length > 0 ? [`REMOVE ${remove.map((r) => x.name(r)).join(', ')}`] : [])].join(' ');
     const condition = `attribute_exists(${x.name('pk')}) AND ${x.in('status', from)}`;
     return conditionalUpdate(key, update, condition, x);
   }
@@ -169,7 +173,26 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
     },
 
     transitionJob(jobId, from, to, jobPatch: JobPatch = {}) {
-      return transition(jobItemKey(jobId), from, to, { ...jobPatch, modifiedAt: jobPatch.modifiedAt ?? now() });
+      // A terminal job leaves the unfinished index in the same write that makes it terminal.
+      return transition(jobItemKey(jobId), from, to, { ...jobPatch, modifiedAt: jobPatch.modifiedAt ?? now() }, isTerminal(to) ? [UNFINISHED_KEY] : []);
+    },
+
+    // One small Query of the sparse unfinished index, oldest id first (ids are ULIDs).
+    async oldestUnfinishedJobId() {
+      const { name, partitionKey } = TABLE_SCHEMA.unfinishedIndex;
+      const out = await client.send(
+        new QueryCommand({
+          TableName: tableName,
+          IndexName: name,
+          KeyConditionExpression: '#p = :p',
+          ExpressionAttributeNames: { '#p': partitionKey },
+          ExpressionAttributeValues: { ':p': UNFINISHED_VALUE },
+          ScanIndexForward: true,
+          Limit: 1,
+        }),
+      );
+      const id = out.Items?.[0]?.id;
+      return typeof id === 'string' ? id : null;
     },
 
     // Unlike a transition, a job patch does not stamp modifiedAt itself: it

@@ -24,11 +24,11 @@ const ACTIVE_TIMEOUT_MS = 60_000;
 
 /** The table as TABLE_SCHEMA describes it: the CreateTable request of the CDK table's keys and indexes. */
 export function tableDefinition(tableName: string): CreateTableCommandInput {
-  const { partitionKey, sortKey, gsi1, expiryIndex } = TABLE_SCHEMA;
+  const { partitionKey, sortKey, gsi1, expiryIndex, unfinishedIndex } = TABLE_SCHEMA;
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey, expiryIndex.partitionKey, expiryIndex.sortKey].map((AttributeName) => ({
+    AttributeDefinitions: [partitionKey, sortKey, gsi1.partitionKey, gsi1.sortKey, expiryIndex.partitionKey, expiryIndex.sortKey, unfinishedIndex.partitionKey, 'id'].map((AttributeName) => ({
       AttributeName,
       AttributeType: 'S',
     })),
@@ -39,6 +39,7 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
     GlobalSecondaryIndexes: [
       index(gsi1, { ProjectionType: 'ALL' }),
       index(expiryIndex, { ProjectionType: 'INCLUDE', NonKeyAttributes: [...expiryIndex.projectedAttributes] }),
+      index(unfinishedIndex, { ProjectionType: 'KEYS_ONLY' }),
     ],
   };
 }

@@ -15,6 +15,13 @@ export const TABLE_SCHEMA = {
    * and it keeps of them only what deleting a job needs.
    */
   expiryIndex: { name: 'expiry', partitionKey: 'expiresDay', sortKey: 'expiresAtIso', projectedAttributes: ['id', 'accountId'] },
+  /**
+   * The running-job age's (lambdas/monitoring/oldest-running-job.ts): jobs not yet terminal, oldest
+   * first (a job id is a ULID, ordered by creation). Sparse: a job item carries `unfinished` from its
+   * creation until the transition that makes it terminal removes it, so reading the oldest is one
+   * small Query, where a Scan every few minutes would read the whole table.
+   */
+  unfinishedIndex: { name: 'unfinished', partitionKey: 'unfinished', sortKey: 'id' },
   /** Epoch seconds; DynamoDB TTL deletes idempotency records and expired uploads. */
   ttlAttribute: 'expiresAt',
 } as const;

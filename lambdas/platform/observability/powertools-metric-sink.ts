@@ -7,6 +7,7 @@
  * counts: a failure to publish is logged and dropped.
  */
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import { asError, logger } from '../../observability/logger';
 import { METRIC_NAMESPACE } from './metric-table';
 import type { MetricSink, RecordedMetric } from './metric-sink';
 
@@ -29,7 +30,7 @@ export function powertoolsMetricSink(serviceName: string, metrics = new Metrics(
           for (const metric of group) metrics.addMetric(metric.name, metric.unit, metric.value);
           metrics.publishStoredMetrics();
         } catch (err) {
-          console.warn(JSON.stringify({ level: 'warn', message: 'metrics not published', error: err instanceof Error ? err.name : 'Error' }));
+          logger.warn({ message: 'metrics not published' }, asError(err));
           metrics.clearMetrics();
           metrics.clearDimensions();
         }

@@ -321,6 +321,24 @@ describe('deleting and recovering jobs', () => {
     expect(unfinished).toContain(running.job.id);
     expect(unfinished).not.toContain(done.job.id);
   });
+
+  it('finds the oldest unfinished job through the unfinished index, which a job leaves as it becomes terminal', async () => {
+    for (const id of await store.listUnfinishedJobIds()) await store.transitionJob(id, ['pending', 'running'], 'done');
+    expect(await store.oldestUnfinishedJobId()).toBeNull();
+    const older = makeJobGraph({ ids, accountId: 'acct-u1' });
+    const newer = makeJobGraph({ ids, accountId: 'acct-u2' });
+    await store.createJob(older);
+    await store.createJob(newer);
+    expect(await store.oldestUnfinishedJobId()).toBe(older.job.id);
+    await store.transitionJob(older.job.id, ['pending'], 'running');
+    expect(await store.oldestUnfinishedJobId()).toBe(older.job.id);
+    await store.transitionJob(older.job.id, ['running'], 'error');
+    expect(await store.oldestUnfinishedJobId()).toBe(newer.job.id);
+    await store.transitionJob(newer.job.id, ['pending'], 'done');
+    expect(await store.oldestUnfinishedJobId()).toBeNull();
+    // The index key is the store's own: a job record never shows it.
+    expect((await store.getGraphById(newer.job.id))!.job).not.toHaveProperty('unfinished');
+  });
 });
 
 describe('listing jobs', () => {

@@ -40,8 +40,12 @@ describe('status transitions', () => {
       'attribute_exists(pk) AND status IN ("pending", "running")',
     );
     expect(readable(input.UpdateExpression, input.ExpressionAttributeNames, input.ExpressionAttributeValues)).toBe(
-      'SET outcome = "pass", canProceed = true, modifiedAt = "2026-07-29T10:15:02.000Z", status = "done"',
+      'SET outcome = "pass", canProceed = true, modifiedAt = "2026-07-29T10:15:02.000Z", status = "done" REMOVE unfinished',
     );
+    // Not terminal yet: the job stays on the unfinished index.
+    await store.transitionJob('job_1', ['pending'], 'running');
+    const running = ddb.commandCalls(UpdateCommand)[1]!.args[0].input;
+    expect(readable(running.UpdateExpression, running.ExpressionAttributeNames, running.ExpressionAttributeValues)).not.toContain('REMOVE');
   });
 
   it('address tasks and steps inside the job\'s partition and set a task\'s updatedAt', async () => {

@@ -12,7 +12,8 @@ import { useMemoryMetrics } from '../../support/memory-metrics';
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 const clock = { now: () => new Date(NOW) };
 const jobIdAt = (ms: number): string => ulidIdSource({ now: () => new Date(ms) }).next('job');
-const storeOf = (ids: string[]) => ({ listUnfinishedJobIds: async () => ids });
+// The store answers with the oldest of them, as the unfinished index does (ids sort by creation).
+const storeOf = (ids: string[]) => ({ oldestUnfinishedJobId: async () => [...ids].sort()[0] ?? null });
 
 const metrics = useMemoryMetrics();
 

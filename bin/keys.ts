@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Clock, IdSource, KeyStore } from '../lambdas/domain/ports';
 import type { KeyRole } from '../lambdas/domain/model';
-import { issueKey, isValidAccountId, KEY_ROLES, KeyRequestError, listKeys, revokeKey, setAccountRetention, type KeySummary } from '../lambdas/domain/keys';
+import { issueKey, isValidAccountId, KEY_ROLES, KeyRequestError, listKeys, revokeKey, rotateWebhookSecret, setAccountRetention, type KeySummary } from '../lambdas/domain/keys';
 import { loadConfig } from '../lambdas/platform/config';
 
 export const USAGE = `Usage: npm run keys -- <command> [options]
@@ -36,6 +36,9 @@ Commands:
                       Keep the account's new jobs and their files DAYS days
                       (1 to 3650) instead of the deployment's period;
                       "default" goes back to the deployment's.
+  webhook-secret --account NAME
+                      Give the account a new webhook signing secret and print
+                      it; webhooks sent from then on are signed with it only.
 
 Options:
   --json              Print the result as JSON on stdout.
@@ -140,12 +143,13 @@ export async function runKeysCli(argv: string[], io: CliIo, open: OpenTarget = o
       io.stdout(USAGE);
       return 0;
     }
-    if (!command) throw new UsageError('a command is required: create, list, revoke or retention');
-    if (!['create', 'list', 'revoke', 'retention'].includes(command)) throw new UsageError(`unknown command "${command}"`);
+    if (!command) throw new UsageError('a command is required: create, list, revoke, retention or webhook-secret');
+    if (!['create', 'list', 'revoke', 'retention', 'webhook-secret'].includes(command)) throw new UsageError(`unknown command "${command}"`);
     const takesOne = command === 'revoke' || command === 'retention';
     if (!takesOne && rest.length > 0) throw new UsageError(`unexpected argument "${rest[0]}"`);
     if (command === 'revoke' && rest.length !== 1) throw new UsageError('revoke needs exactly one KEY_ID');
     if (command === 'retention' && (rest.length !== 1 || values.account === undefined)) throw new UsageError('retention needs --account NAME and DAYS or "default"');
+    if (command === 'webhook-secret' && values.account === undefined) throw new UsageError('webhook-secret needs --account NAME');
     const retentionDays = command === 'retention' ? parseRetentionDays(rest[0]!) : null;
     if (values.account !== undefined && !isValidAccountId(values.account)) {
       throw new UsageError(`"${values.account}" is not a valid account name: 1 to 63 lower-case letters, digits, "_" or "-", starting with a letter or digit`);
@@ -187,6 +191,11 @@ export async function runKeysCli(argv: string[], io: CliIo, open: OpenTarget = o
       await setAccountRetention(target.keys, values.account!, retentionDays);
       const period = retentionDays === null ? "the deployment's period" : `${retentionDays} days`;
       io.stdout(values.json ? json({ account: values.account, retentionDays }) : `New jobs of account ${values.account} are kept ${period}.\n`);
+      return 0;
+    }
+    if (command === 'webhook-secret') {
+      const webhookSecret = await rotateWebhookSecret(target.keys, values.account!);
+      io.stdout(values.json ? json({ account: values.account, webhookSecret }) : `New webhook signing secret of account ${values.account}: ${webhookSecret}\nWebhooks sent from now on are signed with it only.\n`);
       return 0;
     }
     const keyId = rest[0]!;

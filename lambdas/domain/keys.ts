@@ -171,6 +171,18 @@ export async function listKeys(keys: KeyStore, accountId?: string): Promise<KeyS
 }
 
 /**
+ * Gives the account a new webhook signing secret and returns it. Every webhook
+ * signed after this (each delivery reads the secret) uses the new one only, so
+ * the shop must have it before or as it is rotated.
+ */
+export async function rotateWebhookSecret(keys: KeyStore, accountId: string): Promise<string> {
+  assertAccountId(accountId);
+  const secret = generateWebhookSecret();
+  if (!(await keys.setAccountWebhookSecret(accountId, secret))) throw new KeyRequestError(`no account ${accountId}; an account comes into being with its first key`);
+  return secret;
+}
+
+/**
  * Gives the account its own retention period in days (domain/retention.ts), or with null the
  * deployment's again. Applies to jobs created from now on; a job keeps the expiry it was created with.
  */

@@ -142,6 +142,8 @@ export interface KeyStore {
   ensureAccount(account: AccountRecord): Promise<AccountRecord>;
   /** Sets the account's own retention period in days, or with null goes back to the deployment's; false when there is no such account. */
   setAccountRetention(accountId: string, days: number | null): Promise<boolean>;
+  /** Replaces the account's webhook signing secret; false when there is no such account. */
+  setAccountWebhookSecret(accountId: string, webhookSecret: string): Promise<boolean>;
 }
 
 export interface UploadStore {

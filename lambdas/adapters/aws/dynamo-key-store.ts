@@ -115,6 +115,25 @@ export function createDynamoKeyStore({ client, tableName }: DynamoKeyStoreOption
       }
     },
 
+    async setAccountWebhookSecret(accountId, webhookSecret) {
+      try {
+        await client.send(
+          new UpdateCommand({
+            TableName: tableName,
+            Key: accountItemKey(accountId),
+            UpdateExpression: 'SET #secret = :secret',
+            ConditionExpression: 'attribute_exists(#pk)',
+            ExpressionAttributeNames: { '#secret': 'webhookSecret', '#pk': 'pk' },
+            ExpressionAttributeValues: { ':secret': webhookSecret },
+          }),
+        );
+        return true;
+      } catch (error) {
+        if (isConditionalCheckFailed(error)) return false;
+        throw error;
+      }
+    },
+
     async ensureAccount(account: AccountRecord) {
       try {
         await client.send(

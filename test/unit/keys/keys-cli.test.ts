@@ -65,6 +65,27 @@ describe('keys retention', () => {
   });
 });
 
+describe('keys webhook-secret', () => {
+  it("gives the account a new webhook signing secret, which deliveries read from then on", async () => {
+    const first = JSON.parse((await keys(['create', '--account', 'cli-rotated', '--json'])).stdout).webhookSecret;
+    const run = await keys(['webhook-secret', '--account', 'cli-rotated', '--json']);
+    expect(run.code).toBe(0);
+    const printed = JSON.parse(run.stdout);
+    expect(printed).toEqual({ account: 'cli-rotated', webhookSecret: expect.stringMatching(/^whsec_/) });
+    expect(printed.webhookSecret).not.toBe(first);
+    expect((await t.services.keys.getAccount('cli-rotated'))!.webhookSecret).toBe(printed.webhookSecret);
+    const text = await keys(['webhook-secret', '--account', 'cli-rotated']);
+    expect(text.stdout).toMatch(/^New webhook signing secret of account cli-rotated: whsec_/);
+  });
+
+  it('needs --account (usage, 2) and an account that exists (1)', async () => {
+    expect((await keys(['webhook-secret'])).code).toBe(2);
+    const nobody = await keys(['webhook-secret', '--account', 'cli-nobody']);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toMatch(/no account cli-nobody/);
+  });
+});
+
 describe('keys create', () => {
   it('prints exactly { id, key, account, webhookSecret } with --json, and the key works', async () => {
     const run = await keys(['create', '--account', 'cli-shop', '--json']);

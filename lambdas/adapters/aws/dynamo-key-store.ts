@@ -51,6 +51,26 @@ export function createDynamoKeyStore({ client, tableName }: DynamoKeyStoreOption
     }).then((items) => items.map(itemToApiKey));
   }
 
+  /** One UpdateItem of an item that must exist: false when it does not. */
+  async function updateExisting(key: Record<string, string>, update: string, names: Record<string, string>, values?: Record<string, unknown>): Promise<boolean> {
+    try {
+      await client.send(
+        new UpdateCommand({
+          TableName: tableName,
+          Key: key,
+          UpdateExpression: update,
+          ConditionExpression: 'attribute_exists(#pk)',
+          ExpressionAttributeNames: { ...names, '#pk': 'pk' },
+          ...(values ? { ExpressionAttributeValues: values } : {}),
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionalCheckFailed(error)) return false;
+      throw error;
+    }
+  }
+
   return {
     async putKey(key) {
       await client.send(new PutCommand({ TableName: tableName, Item: apiKeyToItem(key) }));
@@ -71,22 +91,7 @@ export function createDynamoKeyStore({ client, tableName }: DynamoKeyStoreOption
       if (!key) return false;
       // Revoking twice keeps the first revocation time.
       if (key.revokedAt) return true;
-      try {
-        await client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: apiKeyItemKey(key.hash),
-            UpdateExpression: 'SET #revokedAt = :at',
-            ConditionExpression: 'attribute_exists(#pk)',
-            ExpressionAttributeNames: { '#revokedAt': 'revokedAt', '#pk': 'pk' },
-            ExpressionAttributeValues: { ':at': at },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return false;
-        throw error;
-      }
+      return updateExisting(apiKeyItemKey(key.hash), 'SET #a = :a', { '#a': 'revokedAt' }, { ':a': at });
     },
 
     async getAccount(accountId) {
@@ -94,44 +99,14 @@ export function createDynamoKeyStore({ client, tableName }: DynamoKeyStoreOption
       return out.Item ? itemToAccount(out.Item) : null;
     },
 
-    async setAccountRetention(accountId, days) {
+    setAccountRetention(accountId, days) {
       // REMOVE rather than storing null: an account without the attribute uses the deployment's period.
-      const update = days === null ? 'REMOVE #days' : 'SET #days = :days';
-      try {
-        await client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: accountItemKey(accountId),
-            UpdateExpression: update,
-            ConditionExpression: 'attribute_exists(#pk)',
-            ExpressionAttributeNames: { '#days': 'retentionDays', '#pk': 'pk' },
-            ...(days === null ? {} : { ExpressionAttributeValues: { ':days': days } }),
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return false;
-        throw error;
-      }
+      if (days === null) return updateExisting(accountItemKey(accountId), 'REMOVE #a', { '#a': 'retentionDays' });
+      return updateExisting(accountItemKey(accountId), 'SET #a = :a', { '#a': 'retentionDays' }, { ':a': days });
     },
 
-    async setAccountWebhookSecret(accountId, webhookSecret) {
-      try {
-        await client.send(
-          new UpdateCommand({
-            TableName: tableName,
-            Key: accountItemKey(accountId),
-            UpdateExpression: 'SET #secret = :secret',
-            ConditionExpression: 'attribute_exists(#pk)',
-            ExpressionAttributeNames: { '#secret': 'webhookSecret', '#pk': 'pk' },
-            ExpressionAttributeValues: { ':secret': webhookSecret },
-          }),
-        );
-        return true;
-      } catch (error) {
-        if (isConditionalCheckFailed(error)) return false;
-        throw error;
-      }
+    setAccountWebhookSecret(accountId, webhookSecret) {
+      return updateExisting(accountItemKey(accountId), 'SET #a = :a', { '#a': 'webhookSecret' }, { ':a': webhookSecret });
     },
 
     async ensureAccount(account: AccountRecord) {

@@ -30,6 +30,12 @@ export type WireItem = Record<string, unknown>;
 export interface IndexKeys {
   partitionKey: string;
   sortKey?: string;
+  /**
+   * The attributes the index holds besides its keys, for KEYS_ONLY or INCLUDE projections (the
+   * table's own keys included); absent for ALL. Only they are written to the index, and a write
+   * that changes none of them writes nothing there.
+   */
+  projected?: readonly string[];
 }
 
 const dynaliteDb = createRequire(import.meta.url)('dynalite/db') as { itemSize(item: WireItem): number };
@@ -45,8 +51,17 @@ const inIndex = (item: WireItem | undefined, index: IndexKeys): item is WireItem
 
 const indexKeyOf = (item: WireItem, index: IndexKeys) => [item[index.partitionKey], index.sortKey === undefined ? undefined : item[index.sortKey]];
 
-/** Units one table write costs in one global secondary index (projection ALL). */
-export function indexWriteUnits(before: WireItem | undefined, after: WireItem | undefined, index: IndexKeys): number {
+/** The item as the index holds it. */
+function projectedOf(item: WireItem | undefined, index: IndexKeys): WireItem | undefined {
+  if (!item || !index.projected) return item;
+  const keep = new Set([index.partitionKey, ...(index.sortKey ? [index.sortKey] : []), ...index.projected]);
+  return Object.fromEntries(Object.entries(item).filter(([name]) => keep.has(name))) as WireItem;
+}
+
+/** Units one table write costs in one global secondary index. */
+export function indexWriteUnits(tableBefore: WireItem | undefined, tableAfter: WireItem | undefined, index: IndexKeys): number {
+  const before = projectedOf(tableBefore, index);
+  const after = projectedOf(tableAfter, index);
   const was = inIndex(before, index);
   const is = inIndex(after, index);
   if (!was && !is) return 0;

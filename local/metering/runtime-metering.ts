@@ -24,7 +24,11 @@ export async function meterStandins(
   const proxy = await startDynamoDbMeter({
     upstream: o.standins.dynamodb,
     tableKeys: { partitionKey: TABLE_SCHEMA.partitionKey, sortKey: TABLE_SCHEMA.sortKey },
-    indexes: [TABLE_SCHEMA.gsi1],
+    indexes: [
+      TABLE_SCHEMA.gsi1,
+      { ...TABLE_SCHEMA.expiryIndex, projected: [TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey, ...TABLE_SCHEMA.expiryIndex.projectedAttributes] },
+      { ...TABLE_SCHEMA.unfinishedIndex, projected: [TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey] },
+    ],
     consumed: (units) => meter.dynamodbConsumed(units),
     log: o.log,
   });

@@ -43,6 +43,21 @@ describe('writes into a global secondary index (projection ALL)', () => {
   });
 });
 
+describe('writes into a sparse index holding keys only (KEYS_ONLY, INCLUDE)', () => {
+  const unfinished = { partitionKey: 'unfinished', sortKey: 'id', projected: ['pk', 'sk'] };
+  const running = (extra: Record<string, unknown> = {}) => job({ id: { S: 'job_1' }, unfinished: { S: 'job' }, d: bytes(3000), ...extra });
+
+  it('costs one small write as the item enters and as it leaves, whatever the item\'s size', () => {
+    expect(indexWriteUnits(undefined, running(), unfinished)).toBe(1);
+    const { unfinished: _gone, ...finished } = running();
+    expect(indexWriteUnits(running(), finished, unfinished)).toBe(1);
+  });
+
+  it('costs nothing for a write that changes none of what the index holds', () => {
+    expect(indexWriteUnits(running({ status: { S: 'pending' } }), running({ status: { S: 'running' } }), unfinished)).toBe(0);
+  });
+});
+
 describe('a conditional write refused by its condition', () => {
   it('still consumes the units of the larger of the existing and proposed item', () => {
     expect(failedConditionUnits(undefined, undefined)).toBe(1);

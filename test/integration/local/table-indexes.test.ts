@@ -28,6 +28,9 @@ const clientOf = (endpoint: string) => new DynamoDBClient({ region: 'eu-west-1',
 
 const JOB = { pk: 'JOB#job_1', sk: 'JOB', entity: 'job', id: 'job_1', accountId: 'acct-a', expiresAtIso: '2026-12-01T10:00:00.000Z', expiresAt: 1_796_205_600 };
 const KEY = { pk: 'KEY#abc', sk: 'KEY', entity: 'key', gsi1pk: 'KEYS', gsi1sk: 'key_1', id: 'key_1' };
+/** Jobs without the unfinished index's key, as a version before it wrote them: one running, one done. */
+const RUNNING = { pk: 'JOB#job_2', sk: 'JOB', entity: 'job', id: 'job_2', accountId: 'acct-b', status: 'running' };
+const DONE = { pk: 'JOB#job_3', sk: 'JOB', entity: 'job', id: 'job_3', accountId: 'acct-b', status: 'done' };
 const TASKS = Array.from({ length: 30 }, (_, i) => ({ pk: 'JOB#job_1', sk: `TASK#task_${i}`, entity: 'task', id: `task_${i}`, tags: new Set(['a', 'b']) }));
 
 /** The data directory as an earlier version left it: the table with gsi1 alone, and some items. */
@@ -45,7 +48,7 @@ async function olderDataDirectory(setUp?: (ddb: DynamoDBClient) => Promise<void>
   );
   await waitFor(ddb, TABLE, 'ACTIVE');
   const doc = DynamoDBDocumentClient.from(ddb);
-  for (const Item of [JOB, KEY, ...TASKS]) await doc.send(new PutCommand({ TableName: TABLE, Item }));
+  for (const Item of [JOB, RUNNING, DONE, KEY, ...TASKS]) await doc.send(new PutCommand({ TableName: TABLE, Item }));
   await setUp?.(ddb);
   ddb.destroy();
   await dynalite.stop();
@@ -89,8 +92,11 @@ describe('a table from before the expiry index', () => {
     await olderDataDirectory();
     const { indexes, items, expired, tables } = await startAndRead();
     expect(indexes).toEqual([TABLE_SCHEMA.expiryIndex.name, TABLE_SCHEMA.gsi1.name, TABLE_SCHEMA.unfinishedIndex.name].sort());
-    expect(items).toHaveLength(2 + TASKS.length);
+    expect(items).toHaveLength(4 + TASKS.length);
     expect(items).toContainEqual({ ...JOB, [TABLE_SCHEMA.expiryIndex.partitionKey]: '2026-12-01' });
+    // A job not yet terminal joins the unfinished index; a finished one does not.
+    expect(items).toContainEqual({ ...RUNNING, [TABLE_SCHEMA.unfinishedIndex.partitionKey]: 'job' });
+    expect(items).toContainEqual(DONE);
     expect(items).toContainEqual(KEY);
     expect(items).toContainEqual(TASKS[7]);
     expect(expired).toEqual([{ id: 'job_1', accountId: 'acct-a' }]);
@@ -104,7 +110,7 @@ describe('a table from before the expiry index', () => {
     });
     const { indexes, items, tables } = await startAndRead();
     expect(indexes).toHaveLength(3);
-    expect(items).toHaveLength(2 + TASKS.length);
+    expect(items).toHaveLength(4 + TASKS.length);
     expect(tables).toBe('no spare');
   });
 

@@ -64,10 +64,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const dataDir = await mkdtemp(path.join(tmpdir(), 'proofline-e2e-'));
   // The runtime runs in this process and logs to its output, among the reporter's: a line per
   // request and per worker invocation would bury the results, so only warnings and errors are
-  // written unless POWERTOOLS_LOG_LEVEL says otherwise (read when the logger loads, below).
+  // written unless POWERTOOLS_LOG_LEVEL says otherwise (read when the logger loads, below, and
+  // copied for the runtime's threads at its start). Then put back: the test processes vitest forks
+  // from this one inherit its environment, and the unit tests read the logger's info lines.
+  const logLevel = process.env.POWERTOOLS_LOG_LEVEL;
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   const { startLocalRuntime } = await import('../../../local/runtime');
   const runtime = await startLocalRuntime({ port: 0, storagePort: 0, dataDir, quiet: true, env: { ...LOCAL_KNOBS } });
+  if (logLevel === undefined) delete process.env.POWERTOOLS_LOG_LEVEL;
   const port = Number(new URL(runtime.url).port);
   // Both at once: each CLI spends seconds loading under tsx, and no test file starts before both are done.
   const [admin, other] = await Promise.all([

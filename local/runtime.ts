@@ -127,7 +127,12 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     // The API's port is needed before it listens: no job may name any of the runtime's own ports
     // (in this order, which tests rely on: API, storage gateway, s3rver, dynalite), and the
     // console it serves is the one origin the storage gateway lets upload from a browser.
-    const apiPort = port === 0 ? await freeLoopbackPort() : port;
+    // An ephemeral one is held until the API listens: released at once, another listener (this
+    // runtime's own stand-ins, or another process's) could be given it meanwhile (EADDRINUSE in
+    // a full test run, where two test processes start runtimes at the same time).
+    const held = port === 0 ? await holdLoopbackPort() : null;
+    cleanup.push(async () => held?.release());
+    const apiPort = held?.port ?? port;
     const meter = opts.metering;
     const storage: StorageGateway = await startStorageGateway({
       upstream: standins.s3rver,
@@ -207,6 +212,7 @@ export async function startLocalRuntime(opts: LocalRuntimeOptions = {}): Promise
     const key = await localKey(services, config.devApiKey);
 
     const consoleFiles = await buildConsole();
+    await held?.release();
     const http: HttpServer = await startHttpServer({
       port: apiPort,
       console: { files: consoleFiles, headers: consoleSecurityHeaders(new URL(storage.url).origin) },
@@ -322,14 +328,16 @@ export function consoleOrigins(apiPort: number): string[] {
   return [`http://127.0.0.1:${apiPort}`, `http://localhost:${apiPort}`];
 }
 
-/** A loopback port free right now (the API's, when it is to be ephemeral; taken again at once, so a race is unlikely). */
-function freeLoopbackPort(): Promise<number> {
+/** A loopback port, listened on until released, so no other listener is given it meanwhile. */
+function holdLoopbackPort(): Promise<{ port: number; release(): Promise<void> }> {
   return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolvePort(port));
+    const holder = createServer();
+    holder.once('error', reject);
+    holder.listen(0, '127.0.0.1', () => {
+      const { port } = holder.address() as AddressInfo;
+      let released: Promise<void> | undefined;
+      const release = (): Promise<void> => (released ??= new Promise((done) => holder.close(() => done())));
+      resolvePort({ port, release });
     });
   });
 }

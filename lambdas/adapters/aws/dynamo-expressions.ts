@@ -57,3 +57,14 @@ export class ExpressionBuilder {
 export function isConditionalCheckFailed(error: unknown): boolean {
   return (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 }
+
+/** A conditional write: true when it was made, false when its condition did not hold; any other failure is thrown. */
+export async function conditionHeld(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionalCheckFailed(error)) return false;
+    throw error;
+  }
+}

@@ -17,7 +17,7 @@ import { isTerminal, TERMINAL_STATUSES } from '../../domain/model';
 import type { Clock, JobListPage, JobListQuery, JobPatch, JobStore, StepPagesReport, StepPatch, TaskPatch } from '../../domain/ports';
 import { iso } from '../../domain/ids';
 import { batchWriteAll, queryAll, scanAll, type WriteRequest } from './dynamo-batch';
-import { ExpressionBuilder, isConditionalCheckFailed } from './dynamo-expressions';
+import { conditionHeld, ExpressionBuilder, isConditionalCheckFailed } from './dynamo-expressions';
 import {
   auditToItem,
   itemToAudit,
@@ -66,14 +66,8 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
   }
 
   /** One UpdateItem under a condition: false when the condition does not hold. */
-  async function conditionalUpdate(key: ItemKey, update: string, condition: string, x: ExpressionBuilder): Promise<boolean> {
-    try {
-      await client.send(new UpdateCommand({ TableName: tableName, Key: key, UpdateExpression: update, ConditionExpression: condition, ...x.params() }));
-      return true;
-    } catch (error) {
-      if (isConditionalCheckFailed(error)) return false;
-      throw error;
-    }
+  function conditionalUpdate(key: ItemKey, update: string, condition: string, x: ExpressionBuilder): Promise<boolean> {
+    return conditionHeld(client.send(new UpdateCommand({ TableName: tableName, Key: key, UpdateExpression: update, ConditionExpression: condition, ...x.params() })));
   }
 
   /**
@@ -85,19 +79,7 @@ export function createDynamoJobStore({ client, tableName, clock }: DynamoJobStor
     const x = new ExpressionBuilder();
     const update = x.set(fields);
     if (update === '') return;
-    try {
-      await client.send(
-        new UpdateCommand({
-          TableName: tableName,
-          Key: key,
-          UpdateExpression: update,
-          ConditionExpression: `attribute_exists(${x.name('pk')})`,
-          ...x.params(),
-        }),
-      );
-    } catch (error) {
-      if (!isConditionalCheckFailed(error)) throw error;
-    }
+    await conditionalUpdate(key, update, `attribute_exists(${x.name('pk')})`, x);
   }
 
   /** Every job item matching `condition` (besides being a job), with the attributes of `projection`. */

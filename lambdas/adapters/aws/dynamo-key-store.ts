@@ -8,7 +8,7 @@ import type { AccountRecord, ApiKeyRecord } from '../../domain/model';
 import type { KeyStore } from '../../domain/ports';
 import { TABLE_SCHEMA } from './table-schema';
 import { queryAll } from './dynamo-batch';
-import { isConditionalCheckFailed } from './dynamo-expressions';
+import { conditionHeld, isConditionalCheckFailed } from './dynamo-expressions';
 import {
   KEYS_GSI_PK,
   accountItemKey,
@@ -52,9 +52,9 @@ export function createDynamoKeyStore({ client, tableName }: DynamoKeyStoreOption
   }
 
   /** One UpdateItem of an item that must exist: false when it does not. */
-  async function updateExisting(key: Record<string, string>, update: string, names: Record<string, string>, values?: Record<string, unknown>): Promise<boolean> {
-    try {
-      await client.send(
+  function updateExisting(key: Record<string, string>, update: string, names: Record<string, string>, values?: Record<string, unknown>): Promise<boolean> {
+    return conditionHeld(
+      client.send(
         new UpdateCommand({
           TableName: tableName,
           Key: key,
@@ -63,12 +63,8 @@ export function createDynamoKeyStore({ client, tableName }: DynamoKeyStoreOption
           ExpressionAttributeNames: { ...names, '#pk': 'pk' },
           ...(values ? { ExpressionAttributeValues: values } : {}),
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionalCheckFailed(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   return {

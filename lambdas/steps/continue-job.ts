@@ -22,10 +22,8 @@ import { pipelineInputOf } from '../domain/use-cases/create-job';
 import type { Context } from 'aws-lambda';
 import { withInvocationLog } from '../observability/invocation';
 import { services } from '../platform/services';
+import { asObject } from './event-object';
 import { elapsedSince, logInvocation } from './invocation-log';
-
-const asObject = (v: unknown): Record<string, unknown> | null =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
 /** The job id of an Express execution ARN (arn:aws:states:<region>:<account>:express:<machine>:<name>:<run id>). */
 export function jobIdOfExpressExecution(arn: unknown): string | null {

@@ -17,6 +17,7 @@
 import '../platform/polyfills';
 import type { Context } from 'aws-lambda';
 import { services } from '../platform/services';
+import { asObject } from './event-object';
 import { recordMetric, withMetricsFlushed } from '../platform/observability/metrics';
 import { finaliseJob, type FinaliseResult } from './job-finaliser';
 import { elapsedSince, logInvocation } from './invocation-log';
@@ -29,9 +30,6 @@ export interface FinaliseRequest {
 }
 
 const EXECUTION_STATUS_CHANGE = 'Step Functions Execution Status Change';
-
-const asObject = (v: unknown): Record<string, unknown> | null =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 
 function parseJson(text: unknown): Record<string, unknown> | null {
   if (typeof text !== 'string') return asObject(text);

@@ -142,12 +142,16 @@ export const STEP_CATALOGUE = catalogue({
     check: false,
     params: autofixParams,
     defaults: {},
-    description: 'Applies fixes (params.items; default: the fixes the preceding preflight recommends), with params.fixParams per fix id.',
+    description:
+      'Applies fixes: params.items once, as asked; else the fixes the preceding preflight recommends, checking the result again with the same profile and applying what is then recommended, up to 3 rounds. params.fixParams per fix id.',
     results: {
       key: 'autofix',
       entry: (step, result): AutofixResultEntry => {
         const r = result as AutofixStepResult | null;
-        return { taskId: step.taskId, applied: r?.applied ?? [], skipped: r?.skipped ?? [] };
+        const applied = r?.applied ?? [];
+        const skipped = r?.skipped ?? [];
+        // A result stored before autofix worked in rounds was one round.
+        return { taskId: step.taskId, applied, skipped, rounds: r?.rounds ?? (r ? [{ applied, skipped }] : []) };
       },
     },
   },

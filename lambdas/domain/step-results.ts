@@ -53,8 +53,15 @@ export interface ValidateStepResult {
 }
 
 export interface AutofixStepResult {
+  /** Totals over the rounds: the fixes that changed something. */
   applied: { fixId: string; count: number; pages: number[] }[];
+  /** Totals over the rounds: the fixes that never changed anything, with why. */
   skipped: { fixId: string; reason: string }[];
+  /**
+   * Each round of fixing and checking again (engine/autofix/index.ts); one with
+   * explicit items. Absent from results stored before rounds existed.
+   */
+  rounds?: { applied: AutofixStepResult['applied']; skipped: AutofixStepResult['skipped'] }[];
 }
 
 /** optimize: what the engine reported (engine/optimize/types.ts OptimizeResult). */
@@ -116,6 +123,7 @@ export interface AutofixResultEntry {
   taskId: string;
   applied: AutofixStepResult['applied'];
   skipped: AutofixStepResult['skipped'];
+  rounds?: AutofixStepResult['rounds'];
 }
 
 export interface PreviewsResultEntry {

@@ -2,7 +2,8 @@
  * Autofix worker (state `Autofix`): applies fixes to the task's current file.
  * Which fixes: `params.items` when given, else what the latest preceding
  * preflight recommended, else the profile's defaults (the engine decides among
- * these). A changed file is stored as the step's `fixed` output and becomes the
+ * these, and without items works in rounds until the file is right:
+ * engine/autofix/index.ts). A changed file is stored as the step's `fixed` output and becomes the
  * task's current file, so later steps (repreflight, previews) see the fixed file.
  *
  * Time (step-budget.ts): a fix not done by the step's work deadline ends the
@@ -33,10 +34,11 @@ export const autofixWorker: StepWorker = {
 
     const fix = await withinWorkBudget(
       budget,
-      autofix({ path: inputPath, outPath, items, recommended, profileId, context: job.context, fixParams: fixParamsOf(step) }),
+      // The rounds stop early rather than run the step out of time.
+      autofix({ path: inputPath, outPath, items, recommended, profileId, context: job.context, fixParams: fixParamsOf(step), deadline: Date.now() + budget.workLeftMs() }),
       'Autofix',
     );
-    const result: AutofixStepResult = { applied: fix.applied, skipped: fix.skipped };
+    const result: AutofixStepResult = { applied: fix.applied, skipped: fix.skipped, rounds: fix.rounds };
     const fileName = derivedFileName(sourceFileName(task), 'fixed', ext);
     const appliedIds = fix.applied.map((a) => a.fixId).join(', ');
     return {
@@ -54,7 +56,7 @@ export const autofixWorker: StepWorker = {
           ]
         : [],
       summary: fix.changed
-        ? `The autofix step changed the file (applied: ${appliedIds}).`
+        ? `The autofix step changed the file (applied: ${appliedIds}${fix.rounds.length > 1 ? `; in ${fix.rounds.length} rounds, checking the result again after each` : ''}).`
         : `The autofix step found nothing to change${fix.skipped.length > 0 ? ` (${fix.skipped.length} fixes skipped)` : ''}.`,
     };
   },

@@ -48,6 +48,21 @@ describe('async mode (the default for preflight, fix, previews and POST /jobs)',
     expect(done.results.preflight.map((p: any) => p.stepType)).toEqual(['preflight', 'repreflight']);
   });
 
+  it('POST /jobs/fix works until the file is right: the repreflight finds nothing more a fix could resolve', async () => {
+    // A page without a TrimBox: normalising the boxes leaves it without bleed, which a second round mirrors in.
+    const res = await api('POST', '/jobs/fix', { body: { repreflight: true, sources: [{ file: await onePagePdfBase64({ trimBox: false }), name: 'no-trim.pdf' }] } });
+    expect(res.status).toBe(201);
+    const done = await waitForJob(res.body.job.id);
+    const autofix = done.results.autofix[0];
+    expect(autofix.rounds.map((r: any) => r.applied.map((a: any) => a.fixId))).toEqual([['boxes.normalize'], ['bleed.mirror']]);
+    expect(autofix.applied.map((a: any) => a.fixId)).toEqual(['boxes.normalize', 'bleed.mirror']);
+    expect(done.tasks[0].steps[1].runtimeParams).toMatchObject({ rounds: 2, stoppedBecause: 'no-fixable-findings' });
+    const [before, after] = done.results.preflight;
+    expect(before.report.recommendedFixes).toEqual(['boxes.normalize']);
+    expect(after.report.recommendedFixes).toEqual([]);
+    expect(after.report.findings.filter((f: any) => f.fix?.available)).toEqual([]);
+  });
+
   it('POST /jobs/previews renders page images', async () => {
     const res = await api('POST', '/jobs/previews', { body: { sources: [{ file: await onePagePdfBase64({ pages: 2 }), params: { format: 'png', dpi: 36 } }] } });
     expect(res.status).toBe(201);

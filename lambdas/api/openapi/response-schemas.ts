@@ -8,6 +8,9 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../../domain/errors';
 import { CHANNELS, FILE_TYPES, ON_FAIL_POLICIES, OUTCOMES, STATUSES, STEP_TYPES } from '../../domain/model';
 
+const appliedFix = z.looseObject({ fixId: z.string(), count: z.number().int(), pages: z.array(z.number().int()) });
+const skippedFix = z.looseObject({ fixId: z.string(), reason: z.string() });
+
 const timestamp = z.string().meta({ description: 'ISO 8601 UTC with milliseconds.', examples: ['2026-07-29T10:15:02.000Z'] });
 const status = z.enum(STATUSES);
 const outcome = z.enum(OUTCOMES).nullable().meta({ description: 'null until terminal; see docs/api.md §2.' });
@@ -190,8 +193,14 @@ export const jobResultsResponse = z
       .array(
         z.looseObject({
           taskId: z.string(),
-          applied: z.array(z.looseObject({ fixId: z.string(), count: z.number().int(), pages: z.array(z.number().int()) })),
-          skipped: z.array(z.looseObject({ fixId: z.string(), reason: z.string() })),
+          applied: z.array(appliedFix).meta({ description: 'Totals over the rounds: each fix that changed something, its counts added and its pages joined.' }),
+          skipped: z.array(skippedFix).meta({ description: 'Totals over the rounds: each fix that never changed anything, with the reason it gave last.' }),
+          rounds: z
+            .array(z.looseObject({ applied: z.array(appliedFix), skipped: z.array(skippedFix) }))
+            .meta({
+              description:
+                'Each round: without params.items, autofix checks its result again with the same profile and context and applies what is then recommended, until no fixable finding remains, a round changes nothing, or 3 rounds. With items: one round.',
+            }),
         }),
       )
       .optional(),

@@ -8,6 +8,7 @@
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { OrderContext } from '../../domain/model';
 import type { FileHeader } from '../core/file-header';
+import type { PreflightSettings } from '../preflight/settings';
 
 export interface FixOutcome {
   count: number;
@@ -30,6 +31,12 @@ export interface FixContext {
    * itself, such as pdfa.prepare (a PDF/A-4 file's `%PDF-2.0   `); null when unknown.
    */
   header?: FileHeader | null;
+  /**
+   * The preflight profile's settings with the order context applied: a fix
+   * resolving a check reads that check's thresholds here, so it changes
+   * exactly what the check reports (absent: the fix's own parameters decide).
+   */
+  settings?: PreflightSettings;
 }
 
 export type Fix = (doc: PDFDocument, ctx: FixContext) => FixOutcome | Promise<FixOutcome>;

@@ -1,19 +1,29 @@
 /**
  * Autofix: applies fixes to a PDF and writes the result to `outPath` when
- * anything changed. Which fixes: the explicit `items` when given, else the fixes
- * the preceding preflight recommended, else the profile's default fixes; they
- * run in the catalogue's order (fix-catalogue/index.ts), whatever order they
- * were named in. The input file is never modified; the output is re-opened
- * before it is reported, so a fix can never hand on a file that does not load.
+ * anything changed. The input file is never modified.
+ *
+ * Which fixes: the explicit `items` when given (run once, as asked), else the
+ * fixes the preceding preflight recommended, else the profile's default fixes.
+ * They run in the order of application the fix catalogue derives from what
+ * each fix runs after (fix-catalogue/fix-order.ts), whatever order they were
+ * named in.
+ *
+ * Without `items`, autofix works to a fixed point: after a round that changed
+ * the file it checks the result again with the same profile and order context,
+ * and applies what that check now recommends (a page given a TrimBox equal to
+ * its MediaBox has no bleed, which bleed.mirror then adds). It stops when no
+ * finding with an available fix remains, when a round changes nothing, after
+ * MAX_ROUNDS rounds, or when less time is left before `deadline` than twice
+ * what the rounds so far took (a further round is a check and a round). Each round is reported; `applied` and `skipped` are the
+ * totals.
  */
-import { UnprocessableFileError } from '../../domain/errors';
+import { rename, rm } from 'node:fs/promises';
 import type { OrderContext } from '../../domain/model';
-import { findFix, findPreflightProfile, fixOrder, fixParams, PREFLIGHT_PROFILES } from '../profile-catalogue';
-import { openPdfFile, type OpenedPdf } from '../core/load-pdf';
-import { FIX_IMPLEMENTATIONS } from './registry';
-import { trackChanges } from '../core/writer/track-changes';
-import { saveFixed, type SaveMode } from './save-fixed';
-import { unreferencedRefs } from './unreferenced';
+import { orderFixes } from '../profile-catalogue';
+import { preflight } from '../preflight';
+import { resolveSettings, type PreflightSettings } from '../preflight/settings';
+import { runFixRound, type AppliedFix, type RoundResult, type SkippedFix } from './fix-round';
+import { totalApplied, totalSkipped } from './round-totals';
 
 export interface AutofixInput {
   path: string;
@@ -24,118 +34,121 @@ export interface AutofixInput {
   context: OrderContext | null;
   /** Parameters per fix id (`params.fixParams` of the step); defaults fill the rest. */
   fixParams?: Record<string, unknown> | null;
+  /** Most rounds of fixing and checking again (default MAX_ROUNDS); explicit items always run once. */
+  maxRounds?: number;
+  /** Epoch ms the work must be done by: a further round starts only when twice the time the rounds so far took is left. */
+  deadline?: number;
+}
+
+/** Why the rounds ended. */
+export type AutofixStop =
+  /** Explicit items: one round, as asked. */
+  | 'items'
+  /** The check after the last round found nothing more a fix can resolve. */
+  | 'no-fixable-findings'
+  /** The last round changed nothing (the first one: there was nothing to do). */
+  | 'nothing-changed'
+  | 'round-limit'
+  | 'time';
+
+export interface AutofixRound {
+  applied: AppliedFix[];
+  skipped: SkippedFix[];
 }
 
 export interface AutofixResult {
   changed: boolean;
-  applied: { fixId: string; count: number; pages: number[] }[];
-  skipped: { fixId: string; reason: string }[];
+  /** Totals over the rounds: each fix that changed something, with its counts added and its pages joined. */
+  applied: AppliedFix[];
+  /** Totals over the rounds: each fix that never changed anything, with the reason it last gave. */
+  skipped: SkippedFix[];
+  rounds: AutofixRound[];
+  stoppedBecause: AutofixStop;
   runtimeParams: Record<string, unknown>;
 }
 
+/** A fix that exposes a finding another fix resolves makes a second round; a third catches a rare chain. More would hide a fix that undoes another. */
+export const MAX_ROUNDS = 3;
+
 export async function autofix(input: AutofixInput): Promise<AutofixResult> {
-  const profile = findPreflightProfile(input.profileId);
-  if (!profile) {
-    throw new UnprocessableFileError(
-      `There is no preflight profile "${input.profileId}" (available: ${PREFLIGHT_PROFILES.map((p) => p.id).join(', ')}); GET /profiles lists them.`,
-    );
-  }
+  // Throws the customer's sentence for an unknown profile.
+  const settings = resolveSettings(input.profileId, input.context);
   const source = input.items ? 'items' : input.recommended ? 'recommended' : 'profile';
-  const requested = [...new Set(input.items ?? input.recommended ?? profile.defaultFixes)].sort((a, b) => fixOrder(a) - fixOrder(b));
-  const pdf = await openPdfFile(input.path);
-  try {
-    return await fixAndSave(pdf, input, { profileId: profile.id, requested, source });
-  } finally {
-    pdf.source.close();
-  }
-}
+  const first = orderFixes(input.items ?? input.recommended ?? settings.profile.defaultFixes);
+  const maxRounds = input.items ? 1 : Math.max(1, input.maxRounds ?? MAX_ROUNDS);
+  const { rounds, finalPath, stoppedBecause } = await fixUntilRight(input, settings, first, maxRounds);
+  const changed = finalPath !== null;
+  if (finalPath !== null) await rename(finalPath, input.outPath);
 
-interface FixPlan {
-  profileId: string;
-  /** The fix ids to run, in the catalogue's order. */
-  requested: string[];
-  /** Where they came from: the request's items, the preflight's recommendation or the profile. */
-  source: 'items' | 'recommended' | 'profile';
-}
-
-async function fixAndSave(pdf: OpenedPdf, input: AutofixInput, plan: FixPlan): Promise<AutofixResult> {
-  const { requested, source } = plan;
-  const paramsApplied: Record<string, Record<string, number | boolean | string>> = {};
-  const tracker = trackChanges(pdf.doc.context);
-  const unreferencedBefore = incrementalPossible(pdf, requested) ? new Set(unreferencedRefs(pdf.doc)) : null;
-  const versionBefore = pdf.doc.context.header.getVersionString();
-  let wholeFileFix = false;
-  const applied: AutofixResult['applied'] = [];
-  const skipped: AutofixResult['skipped'] = [];
-  for (const fixId of requested) {
-    const fix = FIX_IMPLEMENTATIONS[fixId];
-    const info = findFix(fixId);
-    if (!fix || !info) {
-      skipped.push({ fixId, reason: `There is no fix "${fixId}"; GET /profiles lists the available fixes.` });
-      continue;
-    }
-    const params = fixParams(info, input.fixParams?.[fixId]);
-    if (info.params.length > 0) paramsApplied[fixId] = params;
-    const outcome = await fix(pdf.doc, { order: input.context, params, header: pdf.header });
-    if (outcome.count > 0) {
-      applied.push({ fixId, count: outcome.count, pages: outcome.pages });
-      if (info.output === 'whole-file') wholeFileFix = true;
-    }
-    else skipped.push({ fixId, reason: outcome.skipReason ?? 'Nothing to change: the file already meets what this fix ensures.' });
-  }
-
-  const changed = applied.length > 0;
-  let written: SaveMode | null = null;
-  if (changed) {
-    written = await saveFixed({
-      doc: pdf.doc,
-      originalPath: input.path,
-      outPath: input.outPath,
-      tracker,
-      unreferencedBefore,
-      versionBefore,
-      // A file read by rebuilding its structure, or written decrypted, is written whole.
-      wholeFile: wholeFileFix || pdf.encryption !== null || pdf.repairs.length > 0,
-    });
-    await assertLoads(input.outPath);
-  }
-
+  const paramsApplied = Object.assign({}, ...rounds.map((r) => r.paramsApplied)) as RoundResult['paramsApplied'];
+  const savedAs = rounds.some((r) => r.savedAs === 'whole') ? 'rewritten' : 'incremental-update';
   return {
     changed,
-    applied,
-    skipped,
+    applied: totalApplied(rounds),
+    skipped: totalSkipped(rounds),
+    rounds: rounds.map((r) => ({ applied: r.applied, skipped: r.skipped })),
+    stoppedBecause,
     runtimeParams: {
-      profileId: plan.profileId,
-      fixes: requested,
+      profileId: settings.profile.id,
+      fixes: first,
       fixesFrom: source,
+      ...(rounds.length > 1 ? { laterRounds: rounds.slice(1).map((r) => [...r.applied.map((a) => a.fixId), ...r.skipped.map((s) => s.fixId)]) } : {}),
+      rounds: rounds.length,
+      stoppedBecause,
       ...(Object.keys(paramsApplied).length > 0 ? { fixParams: paramsApplied } : {}),
       ...(input.context?.artworkSize ? { artworkSize: input.context.artworkSize } : {}),
       ...(input.context?.bleed ? { bleed_mm: input.context.bleed.required_mm } : {}),
       // Saving a file that was only owner-password protected writes it decrypted.
-      ...(changed && pdf.encryption ? { encryptionRemoved: true } : {}),
+      ...(changed && rounds[0]!.encrypted ? { encryptionRemoved: true } : {}),
       // An incremental update keeps the original's bytes as they were (and a signature's byte range with them).
-      ...(written ? { savedAs: written === 'incremental' ? 'incremental-update' : 'rewritten' } : {}),
+      ...(changed ? { savedAs } : {}),
     },
   };
 }
 
 /**
- * Whether the fixed file could still be saved as an incremental update, known
- * before any fix runs: not when it is written decrypted or was read by
- * repairing it (repairs only grow as objects are read), nor when every fix
- * asked for writes the file whole (then either one applies, or nothing is
- * saved). Only then is the walk for the objects unreferenced before the fixes
- * worth making (save-fixed.ts compares it with the one after).
+ * Rounds of fixing, each on the file the last one wrote (`<outPath>.round-N`),
+ * until a stop condition holds. Returns the rounds, the last file written (null:
+ * nothing changed) and why it stopped; every other round file is removed.
  */
-function incrementalPossible(pdf: OpenedPdf, requested: readonly string[]): boolean {
-  if (pdf.encryption !== null || pdf.repairs.length > 0) return false;
-  return requested.some((fixId) => FIX_IMPLEMENTATIONS[fixId] !== undefined && findFix(fixId) !== undefined && findFix(fixId)!.output !== 'whole-file');
+async function fixUntilRight(
+  input: AutofixInput,
+  settings: PreflightSettings,
+  firstFixes: string[],
+  maxRounds: number,
+): Promise<{ rounds: RoundResult[]; finalPath: string | null; stoppedBecause: AutofixStop }> {
+  const started = Date.now();
+  const rounds: RoundResult[] = [];
+  let current: string | null = null;
+  let fixes = firstFixes;
+  try {
+    for (;;) {
+      const outPath = `${input.outPath}.round-${rounds.length + 1}`;
+      const round = await runFixRound({ path: current ?? input.path, outPath, fixes, context: input.context, fixParams: input.fixParams, settings });
+      rounds.push(round);
+      if (!round.changed) return { rounds, finalPath: current, stoppedBecause: input.items ? 'items' : 'nothing-changed' };
+      if (current !== null) await rm(current, { force: true });
+      current = outPath;
+      if (input.items) return { rounds, finalPath: current, stoppedBecause: 'items' };
+      if (rounds.length >= maxRounds) return { rounds, finalPath: current, stoppedBecause: 'round-limit' };
+      const spent = Date.now() - started;
+      if (input.deadline !== undefined && Date.now() + 2 * spent > input.deadline) return { rounds, finalPath: current, stoppedBecause: 'time' };
+      fixes = orderFixes(await stillRecommended(current, input, settings));
+      if (fixes.length === 0) return { rounds, finalPath: current, stoppedBecause: 'no-fixable-findings' };
+    }
+  } catch (e) {
+    if (current !== null) await rm(current, { force: true });
+    throw e;
+  } finally {
+    // A round that changed nothing, or failed, may have left a partial file.
+    await rm(`${input.outPath}.round-${rounds.length + 1}`, { force: true });
+    if (rounds.length > 0 && !rounds[rounds.length - 1]!.changed) await rm(`${input.outPath}.round-${rounds.length}`, { force: true });
+  }
 }
 
-/** The fixed file is opened again before it is reported, so a fix can never hand on a file that does not load. */
-async function assertLoads(path: string): Promise<void> {
-  const reopened = await openPdfFile(path).catch((e: unknown) => {
-    throw new Error(`autofix produced a PDF that does not load again: ${e instanceof Error ? e.message : String(e)}`);
-  });
-  reopened.source.close();
+/** The fixes a check of the round's result recommends: the same profile and order context as the first check. */
+async function stillRecommended(path: string, input: AutofixInput, settings: PreflightSettings): Promise<string[]> {
+  // The listing of image placements is not needed, only the findings (which cover every placement).
+  const { report } = await preflight({ path, fileType: 'pdf', profileId: settings.profile.id, context: input.context, maxListedImages: 0 });
+  return report.recommendedFixes;
 }

@@ -28,6 +28,8 @@ export const CONTENT_FIXES: FixInfo[] = [
       { name: 'maxTextPt', type: 'number', default: 12, min: 1, max: 72, description: 'Text smaller than this effective size (pt) is changed.' },
       { name: 'minK', type: 'number', default: 0.95, min: 0.5, max: 1, description: 'The black (K) from which a colour with some C, M or Y counts as rich black.' },
     ],
+    // A spot black converted to process can become the rich black it corrects.
+    runsAfter: ['color.spot-to-process'],
     appearance: 'intended',
   }),
   fix({
@@ -48,6 +50,8 @@ export const CONTENT_FIXES: FixInfo[] = [
       { name: 'maxTextPt', type: 'number', default: 12, min: 1, max: 72, description: 'Text smaller than this effective size (pt) overprints.' },
       { name: 'maxLinePt', type: 'number', default: 2, min: 0, max: 20, description: 'Strokes thinner than this width as drawn (pt) overprint.' },
     ],
+    // The 100 % K text it sets to overprint includes what those fixes made 100 % K.
+    runsAfter: ['color.spot-to-process', 'color.gray-to-k', 'color.richblack-small-text-to-k'],
     appearance: 'none',
   }),
 ];

@@ -1,9 +1,11 @@
 /**
- * The fix catalogue: every fix the autofix engine implements, in the order the
- * engine applies them whatever order a request names them in. Page geometry
- * comes first (later fixes see the final pages), boxes next, then the
- * document's interactive parts, content, and metadata and standards last (they
- * describe the file as the other fixes left it).
+ * The fix catalogue: every fix the autofix engine implements. The order the
+ * engine applies them in, whatever order a request names them in, is derived
+ * from what each fix declares it runs after (`runsAfter`, fix-order.ts); where
+ * nothing is declared the catalogue's order stands: page geometry first (later
+ * fixes see the final pages), boxes next, then the document's interactive
+ * parts, content, and metadata and standards last (they describe the file as
+ * the other fixes left it).
  *
  * Each area keeps its entries in its own file; an entry appears here only when
  * its implementation exists (autofix/registry.ts), so GET /profiles never
@@ -16,6 +18,7 @@ import { IMAGE_FIXES } from './images';
 import { INTERACTIVE_FIXES } from './interactive';
 import { BLEED_FIXES, PAGE_FIXES } from './pages';
 import { STANDARDS_FIXES } from './standards';
+import { applicationOrder, inApplicationOrder } from './fix-order';
 import type { FixInfo, FixParamValues } from './types';
 
 export type { FixInfo, FixParamSpec, FixParamValues } from './types';
@@ -26,11 +29,18 @@ export function findFix(id: string): FixInfo | undefined {
   return FIXES.find((f) => f.id === id);
 }
 
-/** Position in the order of application. */
+let order: string[] | undefined;
+/** Every fix id in the order of application (computed once: a catalogue mistake throws here). */
+export const fixApplicationOrder = (): readonly string[] => (order ??= applicationOrder(FIXES));
+
+/** Position in the order of application; an unknown id goes last. */
 export function fixOrder(id: string): number {
-  const i = FIXES.findIndex((f) => f.id === id);
+  const i = fixApplicationOrder().indexOf(id);
   return i < 0 ? Number.MAX_SAFE_INTEGER : i;
 }
+
+/** The given fix ids, once each, in the order of application. */
+export const orderFixes = (ids: readonly string[]): string[] => inApplicationOrder(ids, fixApplicationOrder());
 
 /**
  * A fix's parameters: the given values where they have the right type and range,

@@ -20,6 +20,8 @@ export const PAGE_FIXES: FixInfo[] = [
       { name: 'tolerance_mm', type: 'number', default: 1, min: 0, max: 20, description: 'Pages within this many millimetres of the ordered size (either orientation) are left alone.' },
       { name: 'maxScalePercent', type: 'number', default: 200, min: 100, max: 1000, description: 'Largest enlargement allowed, in percent; the same ratio bounds reduction (200: between 50% and 200%). Pages needing more are left alone.' },
     ],
+    // It scales the page as it is shown, which pages.unrotate makes the page's own geometry.
+    runsAfter: ['pages.unrotate'],
     appearance: 'intended',
   }),
   fix({
@@ -29,6 +31,8 @@ export const PAGE_FIXES: FixInfo[] = [
       'Appends blank pages with the size and boxes of the last page until the page count is a multiple of the given number (4 for booklets). The ordered page-count range is a different matter, so this resolves no check.',
     resolves: [],
     params: [{ name: 'multiple', type: 'number', default: 4, min: 2, max: 64, description: 'The page count becomes a multiple of this.' }],
+    // Blank pages copy the last page's size and boxes, so those must be final first.
+    runsAfter: ['pages.unrotate', 'pages.scale-to-trim', 'boxes.normalize', 'bleed.mirror'],
     appearance: 'intended',
   }),
 ];
@@ -42,6 +46,8 @@ export const BLEED_FIXES: FixInfo[] = [
       'Paints the page mirrored across the trim edge into the bleed area on each side where no content reaches beyond the TrimBox (glyphs left out); with the ordered bleed (else bleed_mm) the page grows to hold it when it has no room. Inside the TrimBox the page prints as before.',
     resolves: ['bleed.insufficient'],
     params: [{ name: 'bleed_mm', type: 'number', default: 3, min: 0, max: 20, description: 'Bleed to make room for, in mm, when the order states none (the preflight profiles require 3 mm).' }],
+    // It mirrors across the final TrimBox into the final BleedBox.
+    runsAfter: ['pages.unrotate', 'pages.scale-to-trim', 'boxes.normalize'],
     appearance: 'intended',
   }),
 ];

@@ -1,5 +1,14 @@
 /** Fixes of metadata and of PDF/A and PDF/X conformance, applied last (catalogue entries; implementations in autofix/standards/). */
+import { BOX_FIXES } from './boxes';
+import { CONTENT_FIXES } from './content';
+import { DOCUMENT_FIXES } from './document';
+import { IMAGE_FIXES } from './images';
+import { INTERACTIVE_FIXES } from './interactive';
+import { BLEED_FIXES, PAGE_FIXES } from './pages';
 import { fix, type FixParamValues } from './types';
+
+/** Every fix of the other areas: the standards fixes run after them (metadata and conformance describe the result). */
+const CHANGES_TO_DESCRIBE = [...PAGE_FIXES, ...BOX_FIXES, ...BLEED_FIXES, ...DOCUMENT_FIXES, ...INTERACTIVE_FIXES, ...CONTENT_FIXES, ...IMAGE_FIXES].map((f) => f.id);
 
 /** The levels of each PDF/A part (ISO 19005-1 to -4). PDF/A-4 without a letter is written as ''. */
 export const PDFA_LEVELS: Readonly<Record<number, readonly string[]>> = { 1: ['a', 'b'], 2: ['a', 'b', 'u'], 3: ['a', 'b', 'u'], 4: ['', 'e', 'f'] };
@@ -22,6 +31,8 @@ export const STANDARDS_FIXES = [
     description:
       'Makes the document information dictionary and the XMP metadata agree (title, author, subject, keywords, creating application, producer, creation and modification dates), creating the XMP packet when there is none; when anything changes, the modification dates become now and the producer says the file was modified with Proofline.',
     resolves: [],
+    // Metadata and standards describe the file as the other fixes left it.
+    runsAfter: CHANGES_TO_DESCRIBE,
     appearance: 'none',
   }),
   fix({
@@ -41,6 +52,8 @@ export const STANDARDS_FIXES = [
           'The conformance level: for parts 1–3 b (visual appearance; the default), a (accessible) or u (Unicode; parts 2 and 3 only); for part 4 "" (plain PDF/A-4; the default there), e (engineering) or f (embedded files). A level the part does not have is refused. Levels a and u get the same identification and structure as b; their content requirements are left to validation.',
       },
     ],
+    // After metadata.sync, so what it writes is the synchronised metadata made conformant.
+    runsAfter: [...CHANGES_TO_DESCRIBE, 'metadata.sync'],
     appearance: 'intended',
     output: 'whole-file',
     relations: {
@@ -59,6 +72,8 @@ export const STANDARDS_FIXES = [
       { name: 'version', type: 'string', default: 'PDF/X-4', values: ['PDF/X-4'], description: 'The PDF/X version to prepare for.' },
       { name: 'condition', type: 'string', default: 'FOGRA39', description: 'The registered printing condition (ICC characterization name) a new PDF/X output intent names, e.g. FOGRA39, FOGRA51, GRACoL2013_CRPC6.' },
     ],
+    // After metadata.sync, so what it writes is the synchronised metadata made conformant.
+    runsAfter: [...CHANGES_TO_DESCRIBE, 'metadata.sync'],
     appearance: 'none',
     output: 'whole-file',
   }),

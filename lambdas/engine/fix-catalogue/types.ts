@@ -55,6 +55,13 @@ export interface FixInfo {
    * clean revision. Left out: the fewest bytes that do the job (autofix/save-fixed.ts).
    */
   output?: 'whole-file';
+  /**
+   * Fixes this one must run after when both run, because it works on what they
+   * leave (bleed.mirror needs the TrimBox boxes.normalize sets). The order of
+   * application is derived from these (fix-order.ts), never from a request's
+   * order; where nothing is declared, the catalogue's order decides.
+   */
+  runsAfter?: readonly string[];
   relations?: FixParamRelations;
 }
 

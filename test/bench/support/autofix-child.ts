@@ -27,7 +27,7 @@ import { compareTrimImages, trimImages, type PageDifference } from '../../suppor
 import { extractText, visibleChars } from '../../support/text-extract';
 
 /** What the bench asks for; the child gets it with an `id`. */
-export type AutofixJob = { kind: 'fix'; path: string; outPath: string } | { kind: 'pdfa'; path: string; outPath: string; profile: ValidateProfileCode };
+export type AutofixJob = { kind: 'fix'; path: string; outPath: string; maxRounds?: number } | { kind: 'pdfa'; path: string; outPath: string; profile: ValidateProfileCode };
 type AutofixRequest = AutofixJob & { id: number };
 
 export interface FindingCount {
@@ -46,6 +46,8 @@ export type AutofixAnswer =
       recommended: string[];
       applied: { fixId: string; count: number }[];
       skipped: { fixId: string; reason: string }[];
+      /** Rounds autofix made (it checks its result again and applies what is newly recommended). */
+      rounds: number;
       changed: boolean;
       /** Check ids still reported after the fixes (null when nothing changed: not preflighted again). */
       after: FindingCount[] | null;
@@ -128,10 +130,10 @@ async function fixJob(req: Extract<AutofixRequest, { kind: 'fix' }>): Promise<Om
   const first = await preflight({ path: req.path, fileType: 'pdf', profileId: 'default', context: null });
   const recommended = first.report.recommendedFixes;
   const base = { ok: true as const, kind: 'fix' as const, before: counts(first.report.findings), recommended };
-  if (recommended.length === 0) return { ...base, applied: [], skipped: [], changed: false, after: null, text: null, appearance: null, layersOnly: null };
-  const fixed = await autofix({ path: req.path, outPath: req.outPath, items: null, recommended, profileId: 'default', context: null });
+  if (recommended.length === 0) return { ...base, applied: [], skipped: [], rounds: 0, changed: false, after: null, text: null, appearance: null, layersOnly: null };
+  const fixed = await autofix({ path: req.path, outPath: req.outPath, items: null, recommended, profileId: 'default', context: null, maxRounds: req.maxRounds });
   const applied = fixed.applied.map((a) => ({ fixId: a.fixId, count: a.count }));
-  if (!fixed.changed) return { ...base, applied, skipped: fixed.skipped, changed: false, after: null, text: null, appearance: null, layersOnly: null };
+  if (!fixed.changed) return { ...base, applied, skipped: fixed.skipped, rounds: fixed.rounds.length, changed: false, after: null, text: null, appearance: null, layersOnly: null };
   const again = await preflight({ path: req.outPath, fileType: 'pdf', profileId: 'default', context: null });
   // What pdfjs cannot read in the original (a circular page tree, say) cannot be compared; in the fixed file only, it is damage (-1).
   const textOf = (p: string) => extractText(p).then(visibleChars, () => null);
@@ -140,7 +142,7 @@ async function fixJob(req: Extract<AutofixRequest, { kind: 'fix' }>): Promise<Om
   const unchangedLook = fixed.applied.every((a) => findFix(a.fixId)?.appearance === 'none');
   const appearance = unchangedLook ? await appearanceOf(req.path, req.outPath) : null;
   const layersOnly = !unchangedLook && text && text.after < text.before && applied.some((a) => a.fixId === 'layers.flatten') ? await layersFlattenedOnly(req) : null;
-  return { ...base, applied, skipped: fixed.skipped, changed: true, after: counts(again.report.findings), text, appearance, layersOnly };
+  return { ...base, applied, skipped: fixed.skipped, rounds: fixed.rounds.length, changed: true, after: counts(again.report.findings), text, appearance, layersOnly };
 }
 
 /**

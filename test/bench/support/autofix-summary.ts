@@ -6,6 +6,13 @@
  *   available, the share whose check no longer reports anything after autofix
  *   + repreflight. A file whose fix failed (crash, timeout, refusal) keeps all
  *   its fixable findings: they count as not gone.
+ * - New fixable findings: findings with a fix available after autofix whose
+ *   check reported nothing before (a page given a TrimBox that then lacks
+ *   bleed, say): what the fix left for a customer to fix again. Measured
+ *   against the fixed count (gone); the bar is 2 %.
+ * - Disagreements: a finding still there after autofix whose fix ran and
+ *   answered that there was nothing to change: the check and its fix judge by
+ *   different definitions.
  * - Damage: a fixed file that qpdf --check rates worse than its original
  *   (a worse exit status, or the same status with more warning and error
  *   lines), whose extracted
@@ -32,6 +39,10 @@ export interface FixFileOutcome {
   after?: FindingCount[] | null;
   changed?: boolean;
   applied?: { fixId: string; count: number }[];
+  /** Fixes that never changed anything, with their reasons (autofix's totals). */
+  skipped?: { fixId: string; reason: string }[];
+  /** Rounds autofix made. */
+  rounds?: number;
   text?: { before: number; after: number } | null;
   appearance?: PageDifference[] | null;
   /** The original with layers.flatten alone (see autofix-child.ts), when it was measured. */
@@ -47,6 +58,13 @@ export interface FixSummary {
   changed: number;
   fixable: number;
   gone: number;
+  /** Fixable findings after the fix whose check reported nothing before, by check id, most first. */
+  appeared: { checkId: string; count: number; files: string[] }[];
+  appearedCount: number;
+  /** Findings still there whose fix ran and said there was nothing to change, by check and fix. */
+  disagreements: { checkId: string; fixId: string; count: number; files: string[] }[];
+  /** Files by how many rounds autofix made (index 1 = one round). */
+  rounds: number[];
   /** Fixable findings still there after the fix, by check id, most first. */
   remaining: { checkId: string; count: number; files: string[] }[];
   applied: { fixId: string; files: number }[];
@@ -84,7 +102,24 @@ export function summariseFixes(outcomes: readonly FixFileOutcome[]): FixSummary 
   let gone = 0;
   const remaining = new Map<string, { count: number; files: string[] }>();
   const applied = new Map<string, number>();
+  const appeared = new Map<string, { count: number; files: string[] }>();
+  const disagreements = new Map<string, { checkId: string; fixId: string; count: number; files: string[] }>();
+  const rounds: number[] = [];
+  const tally = <T extends { count: number; files: string[] }>(map: Map<string, T>, key: string, fresh: () => T, file: string) => {
+    const r = map.get(key) ?? fresh();
+    r.count++;
+    if (r.files.length < 5 && !r.files.includes(file)) r.files.push(file);
+    map.set(key, r);
+  };
   for (const o of outcomes) {
+    if (o.status === 'done' && o.changed && o.rounds) rounds[o.rounds] = (rounds[o.rounds] ?? 0) + 1;
+    const reportedBefore = new Set((o.before ?? []).map((f) => f.checkId));
+    for (const f of o.after ?? []) if (f.fixId !== null && !reportedBefore.has(f.checkId)) tally(appeared, f.checkId, () => ({ count: 0, files: [] }), o.file);
+    const saidNothingToDo = new Set((o.skipped ?? []).filter((s) => s.reason.startsWith('Nothing to change')).map((s) => s.fixId));
+    const stillThere = o.after ?? (o.status === 'done' && !o.changed ? (o.before ?? []) : []);
+    for (const f of stillThere) {
+      if (f.fixId !== null && saidNothingToDo.has(f.fixId)) tally(disagreements, `${f.checkId} ${f.fixId}`, () => ({ checkId: f.checkId, fixId: f.fixId!, count: 0, files: [] }), o.file);
+    }
     const before = (o.before ?? []).filter((f) => f.fixId !== null);
     const after = new Set((o.after ?? []).map((f) => f.checkId));
     for (const f of before) {
@@ -111,6 +146,10 @@ export function summariseFixes(outcomes: readonly FixFileOutcome[]): FixSummary 
     fixable,
     gone,
     remaining: [...remaining].map(([checkId, r]) => ({ checkId, ...r })).sort((a, b) => b.count - a.count),
+    appeared: [...appeared].map(([checkId, r]) => ({ checkId, ...r })).sort((a, b) => b.count - a.count),
+    appearedCount: [...appeared.values()].reduce((n, r) => n + r.count, 0),
+    disagreements: [...disagreements.values()].sort((a, b) => b.count - a.count),
+    rounds: Array.from(rounds, (n) => n ?? 0),
     applied: [...applied].map(([fixId, files]) => ({ fixId, files })).sort((a, b) => b.files - a.files),
     damaged: outcomes.flatMap((o) => {
       const why = damageOf(o);

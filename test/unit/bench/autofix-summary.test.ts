@@ -21,6 +21,27 @@ describe('bench:autofix figures', () => {
     ]);
   });
 
+  it('counts the fixable findings that appear only after the fix, and findings whose fix said there was nothing to change', () => {
+    const s = summariseFixes([
+      // boxes.normalize gave the page a TrimBox; now the page lacks bleed, which bleed.mirror could add.
+      done({ file: 'a.pdf', rounds: 1, before: [finding('boxes.trimbox-missing')], after: [finding('bleed.insufficient', 'bleed.mirror')] }),
+      // The check still reports rich black text that its fix found nothing to change in.
+      done({
+        file: 'b.pdf',
+        rounds: 2,
+        before: [finding('text.rich-black', 'color.richblack-small-text-to-k'), finding('document.javascript', 'actions.remove')],
+        after: [finding('text.rich-black', 'color.richblack-small-text-to-k')],
+        skipped: [{ fixId: 'color.richblack-small-text-to-k', reason: 'Nothing to change: the file already meets what this fix ensures.' }],
+      }),
+      // A finding there before and after is not new; a finding without a fix is not counted.
+      done({ file: 'c.pdf', rounds: 1, before: [finding('bleed.insufficient', 'bleed.mirror')], after: [finding('bleed.insufficient', 'bleed.mirror'), finding('fonts.not-embedded', null)] }),
+    ]);
+    expect(s.appearedCount).toBe(1);
+    expect(s.appeared).toEqual([{ checkId: 'bleed.insufficient', count: 1, files: ['a.pdf'] }]);
+    expect(s.disagreements).toEqual([{ checkId: 'text.rich-black', fixId: 'color.richblack-small-text-to-k', count: 1, files: ['b.pdf'] }]);
+    expect(s.rounds).toEqual([0, 2, 1]);
+  });
+
   it('calls a fixed file damaged when qpdf rates it worse, its text shrank, or it prints differently inside the TrimBox', () => {
     expect(damageOf(done({ qpdf: { before: clean, after: clean }, text: { before: 10, after: 10 } }))).toBeNull();
     expect(damageOf(done({ qpdf: { before: clean, after: { status: 3, issues: 1 } } }))).toMatch(/^qpdf --check: 0 issues \(exit 0\) before, 1 \(exit 3\) after$/);

@@ -45,6 +45,7 @@ export const BLEED_FIXES: FixInfo[] = [
     description:
       'Paints the page mirrored across the trim edge into the bleed area on each side where no content reaches beyond the TrimBox (glyphs left out); with the ordered bleed (else bleed_mm) the page grows to hold it when it has no room. Inside the TrimBox the page prints as before.',
     resolves: ['bleed.insufficient'],
+    printsSameInsideTrim: true,
     params: [{ name: 'bleed_mm', type: 'number', default: 3, min: 0, max: 20, description: 'Bleed to make room for, in mm, when the order states none (the preflight profiles require 3 mm).' }],
     // It mirrors across the final TrimBox into the final BleedBox.
     runsAfter: ['pages.unrotate', 'pages.scale-to-trim', 'boxes.normalize'],

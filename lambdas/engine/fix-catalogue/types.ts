@@ -47,6 +47,12 @@ export interface FixInfo {
    */
   appearance: 'none' | 'intended';
   /**
+   * For an `intended` fix whose change lies only outside the TrimBox (mirrored
+   * bleed): inside it the page prints exactly as before, which the autofix
+   * bench checks as it does for `none`.
+   */
+  printsSameInsideTrim?: true;
+  /**
    * `whole-file`: a file this fix changed is written anew, never as an
    * incremental update appended to the original. An update keeps the original
    * revision's bytes, so what a removal fix took out (scripts, attachments,

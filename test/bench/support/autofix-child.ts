@@ -5,7 +5,8 @@
  * - `fix`: preflight the file (default profile), apply the fixes its report
  *   recommends, preflight the result; plus what "never damage" needs from our
  *   side: the text of the first pages before and after, and, when every
- *   applied fix is one that must not change appearance, how the first pages
+ *   applied fix is one that must not change appearance (or changes only the
+ *   bleed: printsSameInsideTrim), how the first pages
  *   print inside the TrimBox before and after (annotations that never print
  *   left out: see printedView). When layers.flatten ran beside a fix that may
  *   change appearance and text went, the same for layers.flatten alone (see
@@ -139,7 +140,8 @@ async function fixJob(req: Extract<AutofixRequest, { kind: 'fix' }>): Promise<Om
   const textOf = (p: string) => extractText(p).then(visibleChars, () => null);
   const textBefore = await textOf(req.path);
   const text = textBefore === null ? null : { before: textBefore, after: (await textOf(req.outPath)) ?? -1 };
-  const unchangedLook = fixed.applied.every((a) => findFix(a.fixId)?.appearance === 'none');
+  // Fixes that change only the bleed (bleed.mirror) must leave the finished area as it was, like those that change nothing visible.
+  const unchangedLook = fixed.applied.every((a) => findFix(a.fixId)?.appearance === 'none' || findFix(a.fixId)?.printsSameInsideTrim === true);
   const appearance = unchangedLook ? await appearanceOf(req.path, req.outPath) : null;
   const layersOnly = !unchangedLook && text && text.after < text.before && applied.some((a) => a.fixId === 'layers.flatten') ? await layersFlattenedOnly(req) : null;
   return { ...base, applied, skipped: fixed.skipped, rounds: fixed.rounds.length, changed: true, after: counts(again.report.findings), text, appearance, layersOnly };

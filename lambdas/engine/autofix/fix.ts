@@ -8,6 +8,8 @@
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { OrderContext } from '../../domain/model';
 import type { FileHeader } from '../core/file-header';
+import type { ThresholdedCheckId } from '../preflight/check-catalogue';
+import type { PreflightSettings } from '../preflight/settings';
 
 export interface FixOutcome {
   count: number;
@@ -30,6 +32,19 @@ export interface FixContext {
    * itself, such as pdfa.prepare (a PDF/A-4 file's `%PDF-2.0   `); null when unknown.
    */
   header?: FileHeader | null;
+  /**
+   * The preflight settings of the job's profile with its order context applied
+   * (preflight/settings.ts): a fix that resolves a check judges by that check's
+   * thresholds (checkThreshold), so it changes what the check found. Absent
+   * when the fix runs on its own; it then uses its parameters.
+   */
+  settings?: PreflightSettings;
 }
 
 export type Fix = (doc: PDFDocument, ctx: FixContext) => FixOutcome | Promise<FixOutcome>;
+
+/** A number threshold of a check as the settings resolved it; undefined without settings, or when the check is off or has no such threshold. */
+export function checkThreshold(ctx: FixContext, checkId: ThresholdedCheckId, key: string): number | undefined {
+  const value = ctx.settings?.thresholds(checkId)?.[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}

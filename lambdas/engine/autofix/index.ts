@@ -14,6 +14,7 @@ import { FIX_IMPLEMENTATIONS } from './registry';
 import { trackChanges } from '../core/writer/track-changes';
 import { saveFixed, type SaveMode } from './save-fixed';
 import { unreferencedRefs } from './unreferenced';
+import { resolveSettings, type PreflightSettings } from '../preflight/settings';
 
 export interface AutofixInput {
   path: string;
@@ -44,7 +45,7 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
   const requested = [...new Set(input.items ?? input.recommended ?? profile.defaultFixes)].sort((a, b) => fixOrder(a) - fixOrder(b));
   const pdf = await openPdfFile(input.path);
   try {
-    return await fixAndSave(pdf, input, { profileId: profile.id, requested, source });
+    return await fixAndSave(pdf, input, { profileId: profile.id, requested, source, settings: resolveSettings(profile.id, input.context) });
   } finally {
     pdf.source.close();
   }
@@ -56,6 +57,8 @@ interface FixPlan {
   requested: string[];
   /** Where they came from: the request's items, the preflight's recommendation or the profile. */
   source: 'items' | 'recommended' | 'profile';
+  /** The profile's checks with the order context applied: fixes judge by the thresholds of the checks they resolve. */
+  settings: PreflightSettings;
 }
 
 async function fixAndSave(pdf: OpenedPdf, input: AutofixInput, plan: FixPlan): Promise<AutofixResult> {
@@ -76,7 +79,7 @@ async function fixAndSave(pdf: OpenedPdf, input: AutofixInput, plan: FixPlan): P
     }
     const params = fixParams(info, input.fixParams?.[fixId]);
     if (info.params.length > 0) paramsApplied[fixId] = params;
-    const outcome = await fix(pdf.doc, { order: input.context, params, header: pdf.header });
+    const outcome = await fix(pdf.doc, { order: input.context, params, header: pdf.header, settings: plan.settings });
     if (outcome.count > 0) {
       applied.push({ fixId, count: outcome.count, pages: outcome.pages });
       if (info.output === 'whole-file') wholeFileFix = true;

@@ -15,7 +15,8 @@
  *
  * Left: images and shadings (white there is a matter of pixels), content in
  * forms without their own /Resources (counted), and what content-edit.ts never
- * edits (annotation appearances, patterns, soft masks).
+ * edits (annotation appearances, patterns, soft masks): criteria/white-overprint.ts,
+ * by which the check offers this fix.
  */
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { FixOutcome } from '../fix';

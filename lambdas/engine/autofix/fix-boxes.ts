@@ -5,10 +5,11 @@
  * - TrimBox, when missing: the ordered artwork size centred on the page (when it
  *   fits), else the CropBox (when it differs from the MediaBox), the ArtBox (when
  *   it lies on the page), or the MediaBox.
- * - BleedBox: the TrimBox grown by the ordered bleed; else, where the page
- *   states less bleed than the profile's bleed.insufficient asks for
- *   (`requiredBleedMm`, from the preflight settings), the BleedBox grown to hold
- *   that much; else the existing BleedBox. Either way within the MediaBox
+ * - BleedBox: the TrimBox grown by the ordered bleed; else, where the page's
+ *   BleedBox holds less bleed than the profile's bleed.insufficient asks for
+ *   (`requiredBleedMm`, from the preflight settings), that BleedBox grown to
+ *   hold it; else the existing BleedBox (none stays none: the bleed is then
+ *   measured to the MediaBox, all the room the page has). Either way within the MediaBox
  *   (bleed beyond the page does not exist): a page without room keeps what it
  *   has, and the check offers bleed.mirror for it.
  * - CropBox: the MediaBox, so the bleed area is not hidden.
@@ -45,10 +46,10 @@ export function normalizeBoxes(doc: PDFDocument, context: OrderContext | null, r
 
     let bleed: Rect | null = declared.BleedBox;
     if (bleedMm !== undefined) bleed = grown(trim, bleedMm * perMm);
-    else if (requiredMm !== undefined) {
-      // As the check sees the page once its CropBox is the MediaBox: a missing BleedBox is the MediaBox.
+    else if (requiredMm !== undefined && declared.BleedBox) {
+      // Without a BleedBox the check measures to the CropBox, which becomes the MediaBox here: all the room there is.
       const wanted = grown(trim, requiredMm * perMm);
-      if (!contains(declared.BleedBox ?? media, wanted)) bleed = union(declared.BleedBox ?? trim, wanted);
+      if (!contains(declared.BleedBox, wanted)) bleed = union(declared.BleedBox, wanted);
     }
     if (bleed) {
       const clipped = intersect(bleed, media);

@@ -5,22 +5,29 @@
  * - TrimBox, when missing: the ordered artwork size centred on the page (when it
  *   fits), else the CropBox (when it differs from the MediaBox), the ArtBox (when
  *   it lies on the page), or the MediaBox.
- * - BleedBox: the TrimBox grown by the ordered bleed, or the existing BleedBox;
- *   either way within the MediaBox (bleed beyond the page does not exist).
+ * - BleedBox: the TrimBox grown by the ordered bleed; else, where the page's
+ *   BleedBox holds less bleed than the profile's bleed.insufficient asks for
+ *   (`requiredBleedMm`, from the preflight settings), that BleedBox grown to
+ *   hold it; else the existing BleedBox (none stays none: the bleed is then
+ *   measured to the MediaBox, all the room the page has). Either way within the MediaBox
+ *   (bleed beyond the page does not exist): a page without room keeps what it
+ *   has, and the check offers bleed.mirror for it.
  * - CropBox: the MediaBox, so the bleed area is not hidden.
  *
  * The page content is never touched: only declarations change.
  */
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { OrderContext } from '../../domain/model';
+import { union } from '../core/interpret/matrix';
 import { contains, intersect, MM_PER_PT, readPageBoxes, sameRect, setBox, type Rect } from '../core/page-boxes';
 import type { FixOutcome } from './fix';
 
-export function normalizeBoxes(doc: PDFDocument, context: OrderContext | null): FixOutcome {
+export function normalizeBoxes(doc: PDFDocument, context: OrderContext | null, requiredBleedMm?: number): FixOutcome {
   const artwork = context?.artworkSize;
   const artW = positive(artwork?.width_mm);
   const artH = positive(artwork?.height_mm);
   const bleedMm = nonNegative(context?.bleed?.required_mm);
+  const requiredMm = positive(requiredBleedMm);
   const pages: number[] = [];
 
   doc.getPages().forEach((page, i) => {
@@ -38,9 +45,11 @@ export function normalizeBoxes(doc: PDFDocument, context: OrderContext | null): 
     }
 
     let bleed: Rect | null = declared.BleedBox;
-    if (bleedMm !== undefined) {
-      const grow = bleedMm * perMm;
-      bleed = [trim[0] - grow, trim[1] - grow, trim[2] + grow, trim[3] + grow];
+    if (bleedMm !== undefined) bleed = grown(trim, bleedMm * perMm);
+    else if (requiredMm !== undefined && declared.BleedBox) {
+      // Without a BleedBox the check measures to the CropBox, which becomes the MediaBox here: all the room there is.
+      const wanted = grown(trim, requiredMm * perMm);
+      if (!contains(declared.BleedBox, wanted)) bleed = union(declared.BleedBox, wanted);
     }
     if (bleed) {
       const clipped = intersect(bleed, media);
@@ -62,6 +71,8 @@ export function normalizeBoxes(doc: PDFDocument, context: OrderContext | null): 
 
   return { count: pages.length, pages, detail: 'pages whose boxes were changed' };
 }
+
+const grown = (r: Rect, by: number): Rect => [r[0] - by, r[1] - by, r[2] + by, r[3] + by];
 
 function centredArtwork(media: Rect, w: number, h: number): Rect | null {
   const mw = media[2] - media[0];

@@ -8,6 +8,7 @@
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { OrderContext } from '../../domain/model';
 import type { FileHeader } from '../core/file-header';
+import type { ThresholdedCheckId } from '../preflight/check-catalogue';
 import type { PreflightSettings } from '../preflight/settings';
 
 export interface FixOutcome {
@@ -32,11 +33,30 @@ export interface FixContext {
    */
   header?: FileHeader | null;
   /**
-   * The preflight profile's settings with the order context applied: a fix
-   * resolving a check reads that check's thresholds here, so it changes
-   * exactly what the check reports (absent: the fix's own parameters decide).
+   * The preflight settings of the job's profile with its order context applied
+   * (preflight/settings.ts): a fix that resolves a check judges by that check's
+   * thresholds (checkThreshold), so it changes what the check found. Absent
+   * when the fix runs on its own; it then uses its parameters.
    */
   settings?: PreflightSettings;
+  /** The parameters the request set itself (valid ones): these win over the check's thresholds (paramOrThreshold). */
+  explicit?: ReadonlySet<string>;
 }
 
 export type Fix = (doc: PDFDocument, ctx: FixContext) => FixOutcome | Promise<FixOutcome>;
+
+/**
+ * A number parameter that mirrors a check's threshold: the request's own value
+ * when it set one (a customer who asked for 14 pt gets 14 pt), else the
+ * threshold the check judged by, else the parameter's default.
+ */
+export function paramOrThreshold(ctx: FixContext, param: string, checkId: ThresholdedCheckId, key: string): number {
+  if (ctx.explicit?.has(param)) return Number(ctx.params[param]);
+  return checkThreshold(ctx, checkId, key) ?? Number(ctx.params[param]);
+}
+
+/** A number threshold of a check as the settings resolved it; undefined without settings, or when the check is off or has no such threshold. */
+export function checkThreshold(ctx: FixContext, checkId: ThresholdedCheckId, key: string): number | undefined {
+  const value = ctx.settings?.thresholds(checkId)?.[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}

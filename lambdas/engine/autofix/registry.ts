@@ -4,7 +4,7 @@
  * implementation the catalogue does not describe.
  */
 import { CONTENT_FIX_IMPLEMENTATIONS } from './content';
-import type { Fix } from './fix';
+import { checkThreshold, type Fix } from './fix';
 import { removeActions } from './fix-actions';
 import { normalizeBoxes } from './fix-boxes';
 import { IMAGE_FIX_IMPLEMENTATIONS } from './images';
@@ -18,6 +18,6 @@ export const FIX_IMPLEMENTATIONS: Readonly<Record<string, Fix>> = {
   ...CONTENT_FIX_IMPLEMENTATIONS,
   ...IMAGE_FIX_IMPLEMENTATIONS,
   ...STANDARDS_FIX_IMPLEMENTATIONS,
-  'boxes.normalize': (doc, ctx) => normalizeBoxes(doc, ctx.order),
+  'boxes.normalize': (doc, ctx) => normalizeBoxes(doc, ctx.order, checkThreshold(ctx, 'bleed.insufficient', 'required_mm')),
   'actions.remove': (doc, ctx) => removeActions(doc, { uri: ctx.params.uri === true }),
 };

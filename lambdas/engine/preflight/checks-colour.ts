@@ -10,6 +10,8 @@ import type { PdfCheckId } from './check-catalogue';
 import { overlaps, type InventoryPage } from './inventory-page';
 import type { PreflightSettings } from './settings';
 import { cap, colourModel, kindsText, quoted, shortList, type ColourModel } from './wording';
+import { spotUseConverted, usesColorant } from '../criteria/spot-conversion';
+import { whiteKnockoutReaches } from '../criteria/white-overprint';
 
 /** Colorant names that are not spot inks. */
 const NOT_SPOT = new Set(['All', 'None', 'Cyan', 'Magenta', 'Yellow', 'Black']);
@@ -29,10 +31,9 @@ export function checkColour(pages: InventoryPage[], settings: PreflightSettings)
     if (on('colour.spot')) {
       for (const name of inventory.spotColours) {
         if (NOT_SPOT.has(name)) continue;
-        const uses = inventory.colours.filter((c) => c.space.colorants?.includes(name));
-        // color.spot-to-process converts what text and vectors paint in a space with a CMYK alternate;
-        // a spot in an image or shading, or with another alternate, stays (so it is not offered).
-        const fixable = uses.length > 0 && uses.every((u) => (u.kind === 'text' || u.kind === 'vector') && u.space.base?.family === 'DeviceCMYK');
+        const uses = inventory.colours.filter((c) => usesColorant(c.space, name));
+        // Offered only where color.spot-to-process converts every use of the spot on the page.
+        const fixable = uses.length > 0 && uses.every(spotUseConverted);
         out.push({ checkId: 'colour.spot', page, subject: name, bbox: unionOf(uses), measured: { spot: name, kinds: kindsOf(uses) }, required: 'process colours only', fixable });
       }
     }
@@ -56,7 +57,8 @@ export function checkColour(pages: InventoryPage[], settings: PreflightSettings)
 
     if (on('overprint.white')) {
       for (const a of inventory.paintedAreas) {
-        if (a.paint.white && a.state.overprint) out.push({ checkId: 'overprint.white', page, bbox: a.bbox, measured: { kind: a.kind, overprint: true }, required: { overprint: false } });
+        if (!a.paint.white || !a.state.overprint) continue;
+        out.push({ checkId: 'overprint.white', page, bbox: a.bbox, measured: { kind: a.kind, overprint: true }, required: { overprint: false }, fixable: whiteKnockoutReaches(a.kind, a.within) });
       }
     }
   }

@@ -5,6 +5,7 @@
  */
 import type { PDFDict } from '@cantoo/pdf-lib';
 import type { PaintSummary, TextGroup } from '../core/interpret/types';
+import { paintsFill, paintsStroke } from '../core/interpret/text-show';
 import type { Rect } from '../core/page-boxes';
 import { num, plural, type MessageWriter, type Observation } from './findings';
 import type { PdfCheckId } from './check-catalogue';
@@ -12,6 +13,7 @@ import type { InventoryPage } from './inventory-page';
 import type { FontSection } from './report';
 import type { PreflightSettings } from './settings';
 import { colourModel } from './wording';
+import { isSmallText, judgedTextSize, richBlackFixable, richBlackSides } from '../criteria/rich-black-text';
 
 export interface FontFacts extends FontSection {
   /** Shows text in a visible rendering mode somewhere. */
@@ -43,16 +45,19 @@ export function checkText(pages: InventoryPage[], fonts: FontFacts[], settings: 
     for (const t of inventory.text) {
       const paints = paintsOf(t);
       if (paints.length === 0) continue;
-      const size = Math.round(t.sizePt * 10) / 10;
+      const size = judgedTextSize(t.sizePt);
       const measured = (p: PaintSummary) => ({ size_pt: size, font: t.fontName, colorants: inkCount(p), white: p.white, texts: t.count });
-      const rich = paints.find((p) => p.richBlack);
-      if (richBlack && rich && size < minRich) {
-        out.push({ checkId: 'text.rich-black', page, bbox: t.bbox, measured: measured(rich), required: { min_size_pt: minRich }, rank: size });
+      const sides = richBlackSides(t.painting, t.fill, t.stroke);
+      const rich = sides.fill ? t.fill : sides.stroke ? t.stroke : null;
+      if (richBlack && rich && isSmallText(size, minRich)) {
+        // The fix can only resolve the group when it can repaint every rich-black side of it.
+        const fixable = (!sides.fill || richBlackFixable(t.fill!, t.within)) && (!sides.stroke || richBlackFixable(t.stroke!, t.within));
+        out.push({ checkId: 'text.rich-black', page, bbox: t.bbox, measured: measured(rich), required: { min_size_pt: minRich }, rank: size, fixable });
         // Rich black is judged here; text.small would only repeat it.
         continue;
       }
       const bad = paints.find((p) => p.white || (inkCount(p) ?? 1) > 1);
-      if (small && bad && size < minSmall) {
+      if (small && bad && isSmallText(size, minSmall)) {
         out.push({ checkId: 'text.small', page, bbox: t.bbox, measured: measured(bad), required: { min_size_pt: minSmall }, rank: size });
       }
     }
@@ -73,8 +78,8 @@ export function checkText(pages: InventoryPage[], fonts: FontFacts[], settings: 
 }
 
 function paintsOf(t: TextGroup): PaintSummary[] {
-  const fill = t.painting === 'fill' || t.painting === 'fill-stroke' ? t.fill : null;
-  const stroke = t.painting === 'stroke' || t.painting === 'fill-stroke' ? t.stroke : null;
+  const fill = paintsFill(t.painting) ? t.fill : null;
+  const stroke = paintsStroke(t.painting) ? t.stroke : null;
   return [fill, stroke].filter((p): p is PaintSummary => p !== null);
 }
 

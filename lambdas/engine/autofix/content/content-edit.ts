@@ -14,7 +14,9 @@
  * What is edited: page content and the form XObjects it paints (directly or
  * nested). Never edited: annotation appearances, tiling patterns, Type 3
  * glyph procedures and soft masks — nor forms reached from them (a soft mask's
- * gray is luminosity, not ink; a glyph's colour is the text's).
+ * gray is luminosity, not ink; a glyph's colour is the text's). That reach is
+ * criteria/content-fix-reach.ts, which the checks recommending these fixes
+ * read too.
  *
  * Shared forms: a form painted several times may need different changes per
  * use (text at 10 pt on one page, 30 pt on another). Each use gets a signature
@@ -41,6 +43,7 @@ import { Executor } from '../../core/interpret/executor';
 import { pageInterpreter } from '../../core/interpret/interpret-document';
 import type { ContentObserver, ObservedStream } from '../../core/interpret/observer';
 import { getDict, name } from '../../core/pdf-objects';
+import { contentFixReaches } from '../../criteria/content-fix-reach';
 import type { FixOutcome } from '../fix';
 import { addResource, canWrite, resourceName, signature, sourceBytes, writeOperations, type NeededResource, type OpEdit, type Use } from './content-use';
 
@@ -136,7 +139,7 @@ export function editContent(doc: PDFDocument, editor: ContentEditor): EditResult
       const parent = stack[stack.length - 1];
       const own = getDict(stream.dict, 'Resources') !== undefined;
       // A renamed Do needs a resource entry in the parent: only where it may add one.
-      const editable = kind === 'form' && at.frame.within === 'form' && parent !== undefined && parent.editable && parent.canAddResources && parent.lastOperand !== null;
+      const editable = kind === 'form' && contentFixReaches(at.frame.within) && parent !== undefined && parent.editable && parent.canAddResources && parent.lastOperand !== null;
       const use = newUse(stream, at.resources, own, editable);
       byExecutor.set(at, use);
       const list = uses.get(stream) ?? [];

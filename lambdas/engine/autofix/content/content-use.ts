@@ -5,14 +5,18 @@
  * rewrite), whether it can be written faithfully, the resources its edits
  * name, and the rewritten bytes.
  */
-import { PDFDict, PDFStream, type PDFContext, type PDFObject, type PDFRef } from '@cantoo/pdf-lib';
+import { PDFDict, PDFRef, PDFStream, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import { operations } from '../../core/content-lexer';
 import { ContentBuilder, operationText } from '../../core/content-writer';
 import { inlineImageSpansOf } from '../../core/inline-images';
 import { contentBytes, inheritedResources } from '../../core/page-content';
 import { getDict, name, resolve, streamBytes } from '../../core/pdf-objects';
 
-/** A resource an edit's text names: added to the stream's resources when the edit is written. */
+/**
+ * A resource an edit's text names: added to the stream's resources when the
+ * edit is written. `make` gives a new object (registered then) or a reference
+ * to an existing one (named as it is).
+ */
 export interface NeededResource {
   category: 'ExtGState' | 'ColorSpace';
   key: string;
@@ -79,7 +83,7 @@ export function canWrite(context: PDFContext, u: Use): boolean {
   const resources = u.stream ? getDict(u.stream.dict, 'Resources') : inheritedResources(u.pageNode!);
   for (const need of u.needs.values()) {
     const existing = getDict(resources, need.category)?.get(name(need.key));
-    if (existing !== undefined && String(resolve(context, existing)) !== String(need.make(context))) return false;
+    if (existing !== undefined && String(resolve(context, existing)) !== String(resolve(context, need.make(context)))) return false;
   }
   return true;
 }
@@ -113,7 +117,9 @@ export function addResource(context: PDFContext, u: Use, need: NeededResource): 
     resources.set(name(need.category), dict);
   }
   const existing = dict.get(name(need.key));
-  if (existing === undefined) dict.set(name(need.key), context.register(need.make(context)));
+  if (existing !== undefined) return;
+  const made = need.make(context);
+  dict.set(name(need.key), made instanceof PDFRef ? made : context.register(made));
 }
 
 /** The resources a use's names resolve in, created on a page that has none. */

@@ -1,5 +1,5 @@
 /** The implementations of the content fixes (fix-catalogue/content.ts describes them), by fix id. */
-import type { Fix } from '../fix';
+import { paramOrThreshold, type Fix } from '../fix';
 import { grayToK } from './gray-to-k';
 import { overprintBlack } from './overprint-black';
 import { richBlackTextToK } from './richblack-text';
@@ -11,5 +11,6 @@ export const CONTENT_FIX_IMPLEMENTATIONS: Readonly<Record<string, Fix>> = {
   'color.gray-to-k': (doc) => grayToK(doc),
   'overprint.white-knockout': (doc) => whiteKnockout(doc),
   'overprint.black-text': (doc, ctx) => overprintBlack(doc, { maxTextPt: Number(ctx.params.maxTextPt), maxLinePt: Number(ctx.params.maxLinePt) }),
-  'color.richblack-small-text-to-k': (doc, ctx) => richBlackTextToK(doc, { maxTextPt: Number(ctx.params.maxTextPt), minK: Number(ctx.params.minK) }),
+  'color.richblack-small-text-to-k': (doc, ctx) =>
+    richBlackTextToK(doc, { maxTextPt: paramOrThreshold(ctx, 'maxTextPt', 'text.rich-black', 'min_size_pt'), minK: Number(ctx.params.minK) }),
 };

@@ -26,7 +26,8 @@
  */
 import type { PDFDocument, PDFObject } from '@cantoo/pdf-lib';
 import type { ColourSpaceInfo } from '../../core/interpret/types';
-import { minScale, verticalScale } from '../../core/interpret/matrix';
+import { minScale } from '../../core/interpret/matrix';
+import { effectiveTextSize } from '../../core/interpret/text-show';
 import type { FixOutcome } from '../fix';
 import { editContent, editOutcome, type EditSite, type NeededResource } from './content-edit';
 
@@ -48,7 +49,7 @@ export function overprintBlack(doc: PDFDocument, opts: { maxTextPt: number; maxL
       const strokes = STROKES[mode]!;
       if (fills && !isSolidK(g.fillSpace, g.fillPattern, g.fillComps)) return;
       if (strokes && !isSolidK(g.strokeSpace, g.strokePattern, g.strokeComps)) return;
-      const size = Math.abs(g.fontSize) * verticalScale(x.textMatrix()) * x.run.userUnit * font.sizeFactor;
+      const size = effectiveTextSize(g.fontSize, x.textMatrix(), x.run.userUnit, font);
       if (!(size < opts.maxTextPt)) return;
       if ((!fills || g.fillOverprint) && (!strokes || g.strokeOverprint) && g.overprintMode === 1) return;
       wrap(site, site.index);

@@ -26,6 +26,7 @@ import { resolve } from '../../core/pdf-objects';
 import type { FixOutcome } from '../fix';
 import { colourNumber, editContent, editOutcome } from './content-edit';
 import { pdfFunction, type PdfFunction } from './pdf-function';
+import { spotLeftBecause } from '../../criteria/spot-conversion';
 
 const SET_COLOUR: Record<string, boolean> = { sc: true, scn: true, SC: false, SCN: false };
 
@@ -72,12 +73,10 @@ export function spotToProcess(doc: PDFDocument): FixOutcome {
   ]);
 }
 
-/** The tint transform of a convertible space, or why it is left. */
+/** The tint transform of a convertible space (criteria/spot-conversion.ts), or why it is left. */
 function judge(context: PDFContext, space: ColourSpaceInfo, obj: unknown): PdfFunction | string {
-  const colorants = space.colorants ?? [];
-  if (colorants.includes('All')) return 'registration colour';
-  if (colorants.length > 0 && colorants.every((c) => c === 'None')) return 'paints nothing';
-  if (space.base?.family !== 'DeviceCMYK' || space.base.defaulted) return `alternate space is ${space.base?.label ?? 'unknown'}, not DeviceCMYK`;
+  const left = spotLeftBecause(space);
+  if (left !== null) return left;
   if (!(obj instanceof PDFArray) || obj.size() < 4) return 'colour space not readable';
   const fn = pdfFunction(context, obj.get(3));
   if (!fn) return 'tint transform not supported';

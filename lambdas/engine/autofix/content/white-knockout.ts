@@ -15,9 +15,11 @@
  *
  * Left: images and shadings (white there is a matter of pixels), content in
  * forms without their own /Resources (counted), and what content-edit.ts never
- * edits (annotation appearances, patterns, soft masks).
+ * edits (annotation appearances, patterns, soft masks): criteria/white-overprint.ts,
+ * by which the check offers this fix.
  */
 import type { PDFDocument } from '@cantoo/pdf-lib';
+import { paintsFill, paintsStroke, textPainting } from '../../core/interpret/text-show';
 import type { FixOutcome } from '../fix';
 import { editContent, editOutcome } from './content-edit';
 import { overprintAround, overprintState } from './overprint-black';
@@ -25,8 +27,6 @@ import { overprintAround, overprintState } from './overprint-black';
 const TEXT_SHOW = new Set(['Tj', 'TJ', "'", '"']);
 const FILL_PATH = new Set(['f', 'F', 'f*', 'B', 'B*', 'b', 'b*']);
 const STROKE_PATH = new Set(['S', 's', 'B', 'B*', 'b', 'b*']);
-const FILLS = [true, false, true, false, true, false, true, false];
-const STROKES = [false, true, true, false, false, true, true, false];
 
 export function whiteKnockout(doc: PDFDocument): FixOutcome {
   let noResources = 0;
@@ -37,10 +37,10 @@ export function whiteKnockout(doc: PDFDocument): FixOutcome {
     let strokes: boolean;
     let from = site.index;
     if (TEXT_SHOW.has(op.op)) {
-      const mode = g.render >= 0 && g.render <= 7 ? g.render : 0;
       if (!g.font) return;
-      fills = FILLS[mode]!;
-      strokes = STROKES[mode]!;
+      const painting = textPainting(g.render);
+      fills = paintsFill(painting);
+      strokes = paintsStroke(painting);
     } else if (FILL_PATH.has(op.op) || STROKE_PATH.has(op.op)) {
       if (site.pathStart < 0) return;
       fills = FILL_PATH.has(op.op);

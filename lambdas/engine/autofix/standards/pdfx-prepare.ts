@@ -44,6 +44,8 @@ export interface PdfxPrepareOptions {
   version: string;
   condition: string;
   order: OrderContext | null;
+  /** The bleed the profile's bleed.insufficient requires, for the BleedBox boxes.normalize's code declares (fix-boxes.ts). */
+  requiredBleedMm?: number;
   now?: () => Date;
 }
 
@@ -66,7 +68,7 @@ export function preparePdfx(doc: PDFDocument, opts: PdfxPrepareOptions): FixOutc
 
   // TrimBox on every page (boxes.normalize's rules for where it comes from).
   if (pagesLackingTrim(doc)) {
-    const boxes = normalizeBoxes(doc, opts.order);
+    const boxes = normalizeBoxes(doc, opts.order, opts.requiredBleedMm);
     boxes.pages.forEach((p) => pages.add(p));
     if (boxes.count) done.push(`page boxes normalised on ${boxes.count} page${boxes.count === 1 ? '' : 's'}`);
   }

@@ -255,8 +255,8 @@ export class Executor implements OperatorContext {
   recordPaint(kind: ObjectKind, paint: PaintSummary, state: PaintState, space: ColourSpaceInfo, box: Rect): void {
     const page = this.run.page;
     this.run.notable++;
-    page.colour(kind, space, box);
-    page.area(kind, paint, state, box);
+    page.colour(kind, space, box, this.frame.within);
+    page.area(kind, paint, state, box, this.frame.within);
     this.transparency(state, box);
   }
 

@@ -22,6 +22,7 @@ import type {
   StrokeGroup,
   TextGroup,
   TransparencyUse,
+  Within,
 } from './types';
 import { extend, union } from './matrix';
 
@@ -127,6 +128,7 @@ export class PageCollector {
     stroke: PaintSummary | null,
     state: PaintState,
     bbox: Rect,
+    within: Within,
   ): void {
     const size = Math.round(sizePt * 10) / 10;
     // The groups used last are compared field by field first: building the
@@ -134,19 +136,19 @@ export class PageCollector {
     const recent = this.recentText;
     for (let i = 0; i < recent.length; i++) {
       const g = recent[i]!;
-      if (g.font === font && g.sizePt === size && g.painting === painting && g.fill === fill && g.stroke === stroke && g.state === state && (font !== null || g.fontName === fontName)) {
+      if (g.font === font && g.sizePt === size && g.painting === painting && g.fill === fill && g.stroke === stroke && g.state === state && g.within === within && (font !== null || g.fontName === fontName)) {
         g.count++;
         extend(g.union, bbox);
         return;
       }
     }
-    const key = `${font ? idOf(font) : fontName}|${size}|${painting}|${idOf(fill)}|${idOf(stroke)}|${idOf(state)}`;
+    const key = `${font ? idOf(font) : fontName}|${size}|${painting}|${idOf(fill)}|${idOf(stroke)}|${idOf(state)}|${within}`;
     let group = this.text.get(key);
     if (group) {
       group.count++;
       extend(group.union, bbox);
     } else {
-      group = { page: this.page, font, fontName, sizePt: size, painting, fill, stroke, state, count: 1, bbox, union: [...bbox] };
+      group = { page: this.page, font, fontName, sizePt: size, painting, fill, stroke, state, within, count: 1, bbox, union: [...bbox] };
       this.text.set(key, group);
     }
     if (recent.length < RECENT_TEXT_GROUPS) recent.push(group);
@@ -165,7 +167,7 @@ export class PageCollector {
     this.strokes.set(key, { page: this.page, widthPt: width, stroke: paint, state, count: 1, bbox, union: [...bbox] });
   }
 
-  colour(kind: ObjectKind, space: ColourSpaceInfo, bbox: Rect): void {
+  colour(kind: ObjectKind, space: ColourSpaceInfo, bbox: Rect, within: Within): void {
     // Spaces are interned by the resolver, so most calls hit the per-object map; the label map merges equal labels.
     let byKind = this.coloursBySpace.get(space);
     if (!byKind) {
@@ -181,7 +183,7 @@ export class PageCollector {
       const key = `${kind}|${space.label}`;
       use = this.colours.get(key);
       if (!use) {
-        this.colours.set(key, { page: this.page, kind, space, count: 1, bbox, union: [...bbox] });
+        this.colours.set(key, { page: this.page, kind, space, count: 1, bbox, union: [...bbox], within: [within] });
         byKind[k] = this.colours.get(key);
         return;
       }
@@ -189,17 +191,18 @@ export class PageCollector {
     }
     use.count++;
     extend(use.union, bbox);
+    if (!use.within.includes(within)) use.within.push(within);
   }
 
   /** A painted object for coverage and overprint checks; kept when it is in ink terms or white set to overprint. */
-  area(kind: ObjectKind, paint: PaintSummary, state: PaintState, bbox: Rect): void {
+  area(kind: ObjectKind, paint: PaintSummary, state: PaintState, bbox: Rect, within: Within): void {
     if (paint.tacPercent !== null && (this.maxTac === null || paint.tacPercent > this.maxTac)) this.maxTac = paint.tacPercent;
     if (paint.white && state.overprint) {
-      if (this.whiteOverprint.length < MAX_WHITE_OVERPRINT) this.whiteOverprint.push({ page: this.page, kind, paint, state, bbox });
+      if (this.whiteOverprint.length < MAX_WHITE_OVERPRINT) this.whiteOverprint.push({ page: this.page, kind, paint, state, bbox, within });
       return;
     }
     if (paint.tacPercent === null) return;
-    this.areas.push({ page: this.page, kind, paint, state, bbox });
+    this.areas.push({ page: this.page, kind, paint, state, bbox, within });
     if (this.areas.length >= 2 * MAX_AREAS) this.areas = byCoverage(this.areas).slice(0, MAX_AREAS);
   }
 

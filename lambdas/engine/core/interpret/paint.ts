@@ -1,7 +1,7 @@
 /**
  * A colour, as preflight judges it: the ink it puts down per process and spot
  * colorant, whether that is no ink at all (paper white), how many colorants it
- * uses, rich black, total area coverage. See `Inks` in types.ts for the
+ * uses, total area coverage. See `Inks` in types.ts for the
  * conventions (gray g is K = 1 − g, Separation All is registration, None puts
  * nothing down).
  *
@@ -64,7 +64,7 @@ export class Paints {
 }
 
 function summarise(space: ColourSpaceInfo, inks: Inks | null, pattern: boolean, whiteWithoutInks: boolean): PaintSummary {
-  if (!inks) return { space, inks: null, white: whiteWithoutInks, colorantCount: null, richBlack: false, tacPercent: null, pattern };
+  if (!inks) return { space, inks: null, white: whiteWithoutInks, colorantCount: null, tacPercent: null, pattern };
   let count = 0;
   let total = inks.c + inks.m + inks.y + inks.k;
   for (const v of [inks.c, inks.m, inks.y, inks.k]) if (v > 0) count++;
@@ -78,7 +78,6 @@ function summarise(space: ColourSpaceInfo, inks: Inks | null, pattern: boolean, 
     inks,
     white: count === 0 && !isNothing(space),
     colorantCount: count,
-    richBlack: inks.k >= 0.95 && (inks.c > 0 || inks.m > 0 || inks.y > 0),
     tacPercent: Math.round(total * 10000) / 100,
     pattern,
   };

@@ -20,6 +20,25 @@ const code = { code: 0, length: 0 };
 const trm: Matrix = [1, 0, 0, 1, 0, 0];
 const PAINTING: TextGroup['painting'][] = ['fill', 'stroke', 'fill-stroke', 'invisible', 'fill', 'stroke', 'fill-stroke', 'clip'];
 
+/** How text in a rendering mode (Tr) is painted; a mode outside 0–7 is read as 0, as readers do. */
+export function textPainting(render: number): TextGroup['painting'] {
+  return PAINTING[render >= 0 && render <= 7 ? render : 0]!;
+}
+
+/** Whether a painting puts down its fill colour (modes 0, 2, 4, 6) and its stroke colour (1, 2, 5, 6). */
+export const paintsFill = (painting: TextGroup['painting']): boolean => painting === 'fill' || painting === 'fill-stroke';
+export const paintsStroke = (painting: TextGroup['painting']): boolean => painting === 'stroke' || painting === 'fill-stroke';
+
+/**
+ * Text's effective size in pt as it lands on the page: |Tf size| × the
+ * vertical scale of the text rendering matrix (Tm × CTM) × UserUnit, a Type 3
+ * font's FontMatrix included (sizeFactor). What preflight reports and the
+ * text fixes judge by.
+ */
+export function effectiveTextSize(fontSize: number, textMatrix: Readonly<Matrix>, userUnit: number, font: FontMetrics): number {
+  return Math.abs(fontSize) * verticalScale(textMatrix) * userUnit * font.sizeFactor;
+}
+
 /** Shows the strings (and, for TJ, the adjustments) of `items` from index `start`. */
 export function showText(x: OperatorContext, items: readonly Operand[], start: number): void {
   const g = x.gs;
@@ -91,17 +110,17 @@ function record(x: OperatorContext, font: FontMetrics, adv: number, glyphs: numb
     const b = g.rise + font.ascent * fs;
     box = transformBox(trm, Math.min(0, adv), Math.min(a, b), Math.max(0, adv), Math.max(a, b));
   }
-  const sizePt = Math.abs(fs) * verticalScale(trm) * run.userUnit * font.sizeFactor;
-  const mode = g.render >= 0 && g.render <= 7 ? g.render : 0;
-  const visible = mode !== 3 && mode !== 7;
+  const sizePt = effectiveTextSize(fs, trm, run.userUnit, font);
+  const painting = textPainting(g.render);
+  const visible = painting !== 'invisible' && painting !== 'clip';
   run.notable++;
   page.font(font.dict, g.fontObjectNumber, sizePt, glyphs, visible);
   if (!x.frame.ink) return;
-  const fills = mode === 0 || mode === 2 || mode === 4 || mode === 6;
-  const strokes = mode === 1 || mode === 2 || mode === 5 || mode === 6;
+  const fills = paintsFill(painting);
+  const strokes = paintsStroke(painting);
   const fill = fills ? x.fillPaint() : null;
   const stroke = strokes ? x.strokePaint() : null;
-  page.textRun(font.dict, font.name, sizePt, PAINTING[mode]!, fill, stroke, fills || !strokes ? x.fillState() : x.strokeState(), box);
+  page.textRun(font.dict, font.name, sizePt, painting, fill, stroke, fills || !strokes ? x.fillState() : x.strokeState(), box, x.frame.within);
   if (fills) x.paintFill(box, 'text');
   if (stroke) x.recordPaint('text', stroke, x.strokeState(), g.strokeSpace, box);
   if (visible && x.frame.content) page.visible(box, 'text');

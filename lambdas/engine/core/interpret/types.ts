@@ -83,8 +83,6 @@ export interface PaintSummary {
   white: boolean;
   /** Colorants with ink > 0 (process and spot); null when inks is null. */
   colorantCount: number | null;
-  /** K ≥ 0.95 with some C, M or Y. */
-  richBlack: boolean;
   /** Sum of all ink percentages (0–400+); null when inks is null. */
   tacPercent: number | null;
   /** A pattern (tiling or shading) rather than a flat colour. */
@@ -173,6 +171,8 @@ export interface TextGroup {
   fill: PaintSummary | null;
   stroke: PaintSummary | null;
   state: PaintState;
+  /** The kind of stream the text is shown in (runs in different kinds are grouped apart). */
+  within: Within;
   count: number;
   bbox: Rect;
   union: Rect;
@@ -198,6 +198,8 @@ export interface ColourUse {
   count: number;
   bbox: Rect;
   union: Rect;
+  /** Every kind of stream the space was used in for this kind of object, in the order first seen. */
+  within: Within[];
 }
 
 /** Filled or stroked vector areas, images and shadings whose paint matters for overprint and coverage checks. */
@@ -207,6 +209,8 @@ export interface PaintedArea {
   paint: PaintSummary;
   state: PaintState;
   bbox: Rect;
+  /** The kind of stream it is painted in. */
+  within: Within;
 }
 
 export interface TransparencyUse {
@@ -240,7 +244,7 @@ export interface PageInventory {
   /**
    * The painted areas with the highest ink coverage and every white area set to
    * overprint (at most a few hundred per page, highest coverage first): enough
-   * for TAC, white-overprint and rich-black checks.
+   * for TAC and white-overprint checks.
    */
   paintedAreas: PaintedArea[];
   /** Highest TAC of any painted object (vector, text, shading, sampled CMYK image); null when nothing is in ink terms. */

@@ -101,7 +101,7 @@ describe('colour checks', () => {
   });
 
   describe('colour.tac (total area coverage)', () => {
-    const withTac = (tac: number) => inventoryPage(1, { maxTacPercent: tac, paintedAreas: [{ page: 1, kind: 'vector', paint: paint(spaces.cmyk, { c: 1, m: 1, y: 1, k: tac / 100 - 3 }), state: state(), bbox: [1, 2, 3, 4] }] });
+    const withTac = (tac: number) => inventoryPage(1, { maxTacPercent: tac, paintedAreas: [{ page: 1, kind: 'vector', paint: paint(spaces.cmyk, { c: 1, m: 1, y: 1, k: tac / 100 - 3 }), state: state(), bbox: [1, 2, 3, 4], within: 'page' }] });
     it('follows each printing condition: 320 % sheetfed, 305 % web, 245 % newspaper', () => {
       expect(colour('gwg-sheetfed-cmyk', [withTac(321)]).map((f) => [f.severity, f.measured, f.required, f.bbox])).toEqual([['warn', { tac_percent: 321, kind: 'vector' }, { max_percent: 320 }, [1, 2, 3, 4]]]);
       expect(colour('gwg-sheetfed-cmyk', [withTac(320)])).toEqual([]);
@@ -126,9 +126,9 @@ describe('colour checks', () => {
     it('is an error for a white object set to overprint, located by its box', () => {
       const page = inventoryPage(4, {
         paintedAreas: [
-          { page: 4, kind: 'text', paint: paints.white(), state: state({ overprint: true }), bbox: [50, 60, 70, 80] },
-          { page: 4, kind: 'vector', paint: paints.white(), state: state(), bbox: [0, 0, 10, 10] },
-          { page: 4, kind: 'vector', paint: paints.black(), state: state({ overprint: true }), bbox: [0, 0, 10, 10] },
+          { page: 4, kind: 'text', paint: paints.white(), state: state({ overprint: true }), bbox: [50, 60, 70, 80], within: 'page' },
+          { page: 4, kind: 'vector', paint: paints.white(), state: state(), bbox: [0, 0, 10, 10], within: 'page' },
+          { page: 4, kind: 'vector', paint: paints.black(), state: state({ overprint: true }), bbox: [0, 0, 10, 10], within: 'page' },
         ],
       });
       const [f, ...rest] = colour('gwg-sheetfed-cmyk', [page]);

@@ -33,7 +33,7 @@ export const spaces = {
 
 /** A paint from its inks in percent (c, m, y, k, and spots by name); RGB and Lab paints have no inks. */
 export function paint(space: ColourSpaceInfo, inks: Partial<Omit<Inks, 'spots'>> & { spots?: Record<string, number> } | null, white = false): PaintSummary {
-  if (inks === null) return { space, inks: null, white, colorantCount: null, richBlack: false, tacPercent: null, pattern: false };
+  if (inks === null) return { space, inks: null, white, colorantCount: null, tacPercent: null, pattern: false };
   const full: Inks = { c: inks.c ?? 0, m: inks.m ?? 0, y: inks.y ?? 0, k: inks.k ?? 0, spots: inks.spots ?? {} };
   const values = [full.c, full.m, full.y, full.k, ...Object.values(full.spots)];
   const tac = values.reduce((a, b) => a + b, 0) * 100;
@@ -42,7 +42,6 @@ export function paint(space: ColourSpaceInfo, inks: Partial<Omit<Inks, 'spots'>>
     inks: full,
     white: values.every((v) => v === 0),
     colorantCount: values.filter((v) => v > 0).length,
-    richBlack: full.k >= 0.95 && full.c + full.m + full.y > 0,
     tacPercent: tac,
     pattern: false,
   };
@@ -63,7 +62,7 @@ export function state(over: Partial<PaintState> = {}): PaintState {
 const BOX: Rect = [100, 100, 200, 120];
 
 export function text(over: Partial<TextGroup> & { sizePt: number }): TextGroup {
-  return { page: 1, font: null, fontName: 'Helvetica', painting: 'fill', fill: paints.black(), stroke: null, state: state(), count: 1, bbox: BOX, union: BOX, ...over };
+  return { page: 1, font: null, fontName: 'Helvetica', painting: 'fill', fill: paints.black(), stroke: null, state: state(), within: 'page', count: 1, bbox: BOX, union: BOX, ...over };
 }
 
 export function stroke(over: Partial<StrokeGroup> & { widthPt: number }): StrokeGroup {
@@ -71,7 +70,7 @@ export function stroke(over: Partial<StrokeGroup> & { widthPt: number }): Stroke
 }
 
 export function colourUse(space: ColourSpaceInfo, kind: ObjectKind, over: Partial<ColourUse> = {}): ColourUse {
-  return { page: 1, kind, space, count: 1, bbox: BOX, union: BOX, ...over };
+  return { page: 1, kind, space, count: 1, bbox: BOX, union: BOX, within: ['page'], ...over };
 }
 
 export function placedImage(over: Partial<PlacedImage> & { widthPx: number; heightPx: number; ppiX: number; ppiY: number }): PlacedImage {

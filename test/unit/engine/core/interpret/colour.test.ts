@@ -80,14 +80,14 @@ describe('paints: white, overprint, rich black and coverage', () => {
     expect(page.paintedAreas.filter((a) => a.paint.white && !a.state.overprint)).toHaveLength(1);
   });
 
-  it('recognises rich black text and counts the colorants of a paint', async () => {
+  it('gives the inks of a text colour and counts its colorants', async () => {
     const page = await interpretOne({
       content: 'BT /F1 6 Tf 0 0 Td 0.6 0.4 0.4 1 k (rich) Tj 0 0 0 1 k (plain) Tj ET',
       resources: { fonts: { F1: standardFont('Helvetica') } },
     });
     const [rich, plain] = page.text;
-    expect(rich!.fill).toMatchObject({ richBlack: true, colorantCount: 4, tacPercent: 240 });
-    expect(plain!.fill).toMatchObject({ richBlack: false, colorantCount: 1, tacPercent: 100 });
+    expect(rich!.fill).toMatchObject({ inks: { c: 0.6, m: 0.4, y: 0.4, k: 1 }, colorantCount: 4, tacPercent: 240 });
+    expect(plain!.fill).toMatchObject({ inks: { c: 0, m: 0, y: 0, k: 1 }, colorantCount: 1, tacPercent: 100 });
   });
 
   it('takes the page TAC from vectors, shadings and sampled CMYK images, highest first', async () => {

@@ -30,7 +30,7 @@ describe('page collector: text groups', () => {
       ...Array.from({ length: 6 }, (_, i): Style => [`G${i}`, 12, 'fill', black, null, normal]),
     ];
     for (let round = 0; round < 10; round++) {
-      styles.forEach(([fontName, size, painting, fill, stroke, state], i) => c.textRun(null, fontName, size, painting, fill, stroke, state, [round, i, round + 1, i + 1]));
+      styles.forEach(([fontName, size, painting, fill, stroke, state], i) => c.textRun(null, fontName, size, painting, fill, stroke, state, [round, i, round + 1, i + 1], 'page'));
     }
     const groups = c.finish().text;
     expect(groups).toHaveLength(styles.length - 1);
@@ -44,9 +44,9 @@ describe('page collector: text groups', () => {
 describe('page collector: bounded lists', () => {
   it('keeps the painted areas of highest coverage, and every white area set to overprint', () => {
     const c = new PageCollector(1);
-    for (let i = 0; i <= 1000; i++) c.area('vector', paints.flat(DEVICE_CMYK, [0, 0, 0, i / 1000]), normal, [i, 0, i + 1, 1]);
-    c.area('vector', paints.flat(DEVICE_CMYK, [0, 0, 0, 0]), overprint, [5, 5, 6, 6]);
-    c.area('vector', paints.flat(DEVICE_RGB, [0.2, 0.3, 0.4]), normal, [7, 7, 8, 8]);
+    for (let i = 0; i <= 1000; i++) c.area('vector', paints.flat(DEVICE_CMYK, [0, 0, 0, i / 1000]), normal, [i, 0, i + 1, 1], 'page');
+    c.area('vector', paints.flat(DEVICE_CMYK, [0, 0, 0, 0]), overprint, [5, 5, 6, 6], 'page');
+    c.area('vector', paints.flat(DEVICE_RGB, [0.2, 0.3, 0.4]), normal, [7, 7, 8, 8], 'page');
     const inv = c.finish();
     expect(inv.maxTacPercent).toBe(100);
     expect(inv.paintedAreas.length).toBeLessThanOrEqual(201);

@@ -10,6 +10,7 @@ import { UnprocessableFileError } from '../../domain/errors';
 import type { OrderContext } from '../../domain/model';
 import { findFix, findPreflightProfile, fixOrder, fixParams, PREFLIGHT_PROFILES } from '../profile-catalogue';
 import { openPdfFile, type OpenedPdf } from '../core/load-pdf';
+import type { PreflightProfileInfo } from '../preflight/profiles';
 import { FIX_IMPLEMENTATIONS } from './registry';
 import { trackChanges } from '../core/writer/track-changes';
 import { saveFixed, type SaveMode } from './save-fixed';
@@ -20,7 +21,8 @@ export interface AutofixInput {
   outPath: string;
   items: string[] | null;
   recommended: string[] | null;
-  profileId: string;
+  /** A built-in profile's id, or a resolved profile (an account's own, as recorded at submission). */
+  profileId: string | PreflightProfileInfo;
   context: OrderContext | null;
   /** Parameters per fix id (`params.fixParams` of the step); defaults fill the rest. */
   fixParams?: Record<string, unknown> | null;
@@ -34,10 +36,10 @@ export interface AutofixResult {
 }
 
 export async function autofix(input: AutofixInput): Promise<AutofixResult> {
-  const profile = findPreflightProfile(input.profileId);
+  const profile = typeof input.profileId === 'string' ? findPreflightProfile(input.profileId) : input.profileId;
   if (!profile) {
     throw new UnprocessableFileError(
-      `There is no preflight profile "${input.profileId}" (available: ${PREFLIGHT_PROFILES.map((p) => p.id).join(', ')}); GET /profiles lists them.`,
+      `There is no preflight profile "${String(input.profileId)}" (available: ${PREFLIGHT_PROFILES.map((p) => p.id).join(', ')}); GET /profiles lists them.`,
     );
   }
   const source = input.items ? 'items' : input.recommended ? 'recommended' : 'profile';

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { missingThresholds, resolveAccountProfile, type ProfileDefinition } from '../../../../lambdas/engine/preflight/account-profile';
 import { findPreflightProfile } from '../../../../lambdas/engine/profile-catalogue';
+import type { PreflightProfileInfo } from '../../../../lambdas/engine/preflight/profiles';
 
 const base = (id: string) => findPreflightProfile(id)!;
 const definition = (over: Partial<ProfileDefinition> = {}): ProfileDefinition => ({
@@ -14,7 +15,7 @@ const definition = (over: Partial<ProfileDefinition> = {}): ProfileDefinition =>
   recommendFixes: null,
   ...over,
 });
-const check = (profile: { checks: { id: string }[] }, id: string) => profile.checks.find((c) => c.id === id);
+const check = (profile: PreflightProfileInfo, id: string) => profile.checks.find((c) => c.id === id);
 
 describe('resolving an account profile', () => {
   it('runs every check it does not name exactly as its base does, in the same order', () => {

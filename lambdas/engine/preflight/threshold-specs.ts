@@ -83,19 +83,7 @@ export const THRESHOLD_SPECS: ThresholdSpecTable = {
   },
 };
 
-/** The checks a profile may give thresholds to, in catalogue order of the table. */
-export const THRESHOLDED_CHECK_IDS = Object.keys(THRESHOLD_SPECS) as (keyof CheckThresholds)[];
-
 /** The threshold specs of a check, or undefined for a check without thresholds. */
 export function thresholdSpecsOf(checkId: string): Readonly<Record<string, ThresholdSpec>> | undefined {
   return Object.hasOwn(THRESHOLD_SPECS, checkId) ? (THRESHOLD_SPECS as unknown as Record<string, Record<string, ThresholdSpec>>)[checkId] : undefined;
-}
-
-/** Why a value is not a valid setting of a threshold, or null when it is. */
-export function thresholdProblem(spec: ThresholdSpec, value: unknown): string | null {
-  if (spec.type === 'boolean') return typeof value === 'boolean' ? null : 'must be true or false';
-  if (typeof value !== 'number' || !Number.isFinite(value)) return `must be a number of ${spec.unit}`;
-  if (spec.integer && !Number.isInteger(value)) return `must be a whole number of ${spec.unit}`;
-  if (value < spec.min || value > spec.max) return `must be from ${spec.min} to ${spec.max} ${spec.unit}`;
-  return null;
 }

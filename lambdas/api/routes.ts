@@ -4,7 +4,7 @@
  * with the same table; the OpenAPI generator documents the same paths.
  * `handler` names the module lambdas/api/<handler>.ts, which exports `handler`.
  */
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 export interface RouteSpec {
   method: HttpMethod;
@@ -21,6 +21,12 @@ export interface RouteSpec {
    * share-link signing key, `eventBus` the job events bus (to publish on). CDK grants exactly these.
    */
   uses?: readonly ('shareKey' | 'eventBus')[];
+  /**
+   * What the function may do with the stack's storage and pipeline (CDK grants exactly this):
+   * `jobs` (the default) reads and writes the table and the bucket and starts and stops job
+   * executions; `records` reads and writes the table only; `readRecords` only reads the table.
+   */
+  access?: 'jobs' | 'records' | 'readRecords';
 }
 
 const route = (method: HttpMethod, path: string, handler: string, extra: Partial<RouteSpec> = {}): RouteSpec => ({
@@ -53,8 +59,11 @@ export const ROUTES: readonly RouteSpec[] = [
   route('GET', '/share', 'get-shared-job', { auth: false, uses: ['shareKey'] }),
   route('POST', '/share/decision', 'decide-shared-job', { auth: false, uses: ['shareKey', 'eventBus'] }),
   route('POST', '/uploads', 'create-upload'),
-  route('GET', '/profiles', 'list-profiles'),
-  route('GET', '/profiles/{id}', 'get-profile'),
+  route('GET', '/profiles', 'list-profiles', { access: 'readRecords' }),
+  route('POST', '/profiles', 'create-profile', { access: 'records' }),
+  route('GET', '/profiles/{id}', 'get-profile', { access: 'readRecords' }),
+  route('PUT', '/profiles/{id}', 'replace-profile', { access: 'records' }),
+  route('DELETE', '/profiles/{id}', 'delete-profile', { access: 'records' }),
 ];
 
 /** The token authoriser in front of every `auth: true` route. */

@@ -11,6 +11,8 @@
 
 import type { Outcome, Status, FileType, Channel } from './vocabulary';
 import type { StepType } from '../../step-definitions/catalogue';
+import type { ProfileDefinition } from '../engine/preflight/account-profile';
+import type { PreflightProfileInfo } from '../engine/preflight/profiles';
 
 export { FILE_TYPES, STATUSES, OUTCOMES, CHANNELS, type FileType, type Status, type Outcome, type Channel } from './vocabulary';
 // The step types are the catalogue's: one entry there makes a step type.
@@ -222,6 +224,12 @@ export interface StepRecord {
   resultKey: string | null;
   /** Pages worked through while the step runs (absent until a worker reports any; present/progress.ts reads it). */
   pages?: StepPages;
+  /**
+   * The account profile `params.profileId` names, resolved when the job was submitted (with its
+   * version): the step runs with this, so editing or deleting the profile later never changes the
+   * job. Absent for a built-in profile. Internal: the job shows `runtimeParams` instead.
+   */
+  profile?: PreflightProfileInfo;
 }
 
 /**
@@ -301,6 +309,19 @@ export interface AccountRecord {
 }
 
 /** What the API needs to know about the caller; produced by the authoriser. */
+/**
+ * An account's own preflight profile (POST /profiles), as stored: its definition and the
+ * version the last write made (1 at creation, one more at each PUT).
+ */
+export interface AccountProfileRecord extends ProfileDefinition {
+  accountId: string;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  /** The key that made this version. */
+  updatedByKeyId: string;
+}
+
 export interface Caller {
   accountId: string;
   keyId: string;

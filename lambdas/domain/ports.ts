@@ -8,6 +8,7 @@
 import type { Readable } from 'node:stream';
 import type { RuntimeConfig } from '../platform/config';
 import type {
+  AccountProfileRecord,
   AccountRecord,
   Approval,
   ApiKeyRecord,
@@ -161,6 +162,28 @@ export interface UploadStore {
   referenceCount(accountId: string, uploadId: string): Promise<number>;
 }
 
+/**
+ * An account's own preflight profiles (POST /profiles), one item per (account, profile id)
+ * holding its current version. Every read is by account: another account's profile is absent.
+ */
+export interface ProfileStore {
+  /** Stores a new profile (version 1); false, writing nothing, when the account has one with this id. */
+  createProfile(profile: AccountProfileRecord): Promise<boolean>;
+  getProfile(accountId: string, profileId: string): Promise<AccountProfileRecord | null>;
+  /** The account's profiles, by id. */
+  listProfiles(accountId: string): Promise<AccountProfileRecord[]>;
+  /** How many profiles the account has. */
+  countProfiles(accountId: string): Promise<number>;
+  /**
+   * Replaces the profile with `profile`, whose version must be one more than the stored one
+   * (a conditional write: of two writers of the same version, one wins); false, writing
+   * nothing, when the stored version is another or the profile is gone.
+   */
+  replaceProfile(profile: AccountProfileRecord): Promise<boolean>;
+  /** Removes the profile; false when the account has none with this id. */
+  deleteProfile(accountId: string, profileId: string): Promise<boolean>;
+}
+
 export interface StoredResponse {
   statusCode: number;
   headers: Record<string, string>;
@@ -300,6 +323,7 @@ export interface Services {
   jobs: JobStore;
   keys: KeyStore;
   uploads: UploadStore;
+  profiles: ProfileStore;
   idempotency: IdempotencyStore;
   blobs: BlobStore;
   orchestrator: Orchestrator;

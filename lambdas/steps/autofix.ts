@@ -17,7 +17,7 @@ import type { AutofixStepResult } from '../domain/step-results';
 import { autofix } from '../engine/autofix';
 import { stepHandler, type StepWorker } from './step-runner';
 import { withinWorkBudget } from './work-budget';
-import { fixItems, fixParamsOf, recommendedFixes, resolveProfileId } from './step-params';
+import { fixItems, fixParamsOf, profileIdOf, recommendedFixes, resolveProfile } from './step-params';
 import { keyExtension } from '../domain/blob-keys';
 import { derivedFileName, extensionForMime } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
@@ -28,14 +28,15 @@ export const autofixWorker: StepWorker = {
     const inputPath = await input.local();
     const items = fixItems(step);
     const recommended = await recommendedFixes(services.blobs, graph, step);
-    const profileId = resolveProfileId(graph, step);
+    const profile = resolveProfile(graph, step);
+    const profileId = profileIdOf(profile);
     const ext = keyExtension(inputFile.fileName).slice(1) || (extensionForMime(inputFile.mimeType) ?? 'pdf');
     const outPath = join(workDir, `fixed.${ext}`);
 
     const fix = await withinWorkBudget(
       budget,
       // The rounds stop early rather than run the step out of time.
-      autofix({ path: inputPath, outPath, items, recommended, profileId, context: job.context, fixParams: fixParamsOf(step), deadline: Date.now() + budget.workLeftMs() }),
+      autofix({ path: inputPath, outPath, items, recommended, profileId: profile, context: job.context, fixParams: fixParamsOf(step), deadline: Date.now() + budget.workLeftMs() }),
       'Autofix',
     );
     const result: AutofixStepResult = { applied: fix.applied, skipped: fix.skipped, rounds: fix.rounds };

@@ -30,7 +30,7 @@ import { renderProofs } from '../engine/previews/proof';
 import { stepHandler, type StepOutputFile, type StepWorker } from './step-runner';
 import { engineTimeoutMs, withinWorkBudget } from './work-budget';
 import { renderDeadline, seconds, within, type StepBudget } from './step-budget';
-import { resolveProfileId } from './step-params';
+import { profileIdOf, resolveProfile } from './step-params';
 import { derivedFileName } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
 import { pageCounter } from './step-progress';
@@ -80,7 +80,8 @@ export const preflightWorker: StepWorker = {
   name: 'preflight',
   async run({ services, graph, job, task, step, fileType, inputFile, input, workDir, budget }) {
     const inputPath = await input.local();
-    const profileId = resolveProfileId(graph, step);
+    const profile = resolveProfile(graph, step);
+    const profileId = profileIdOf(profile);
     // A file that exhausts the budget or the heap ends the task in `error`
     // with a sentence saying which (an UnprocessableFileError).
     const limits = preflightLimits(services.config);
@@ -94,7 +95,7 @@ export const preflightWorker: StepWorker = {
           // The name of the file judged (after an autofix, the fixed file's), beside its size in the report's `source`.
           name: inputFile.fileName,
           fileType: fileType === 'raster' ? 'raster' : 'pdf',
-          profileId,
+          profileId: profile,
           context: job.context,
         },
         { ...limits, timeoutMs: engineTimeoutMs(budget, limits.timeoutMs, 'Preflight') },

@@ -10,6 +10,7 @@ import { VALIDATE_PROFILE_CODES, type ValidateProfileCode } from '../../step-def
 import { latestPrecedingDone } from './task-graph';
 import { loadStepResult } from '../domain/load-step-result';
 import type { PreflightReportLike } from '../domain/step-results';
+import type { PreflightProfileInfo } from '../engine/preflight/profiles';
 import { optimizeParams, type OptimizeParams } from '../engine/optimize/params';
 
 export const DEFAULT_PROFILE_ID = 'default';
@@ -24,13 +25,27 @@ export function precedingPreflight(graph: JobGraph, step: StepRecord): StepRecor
 /**
  * The preflight profile a step applies: its own `params.profileId`, else the one
  * the latest preceding preflight applied (so `repreflight` and `autofix` use the
- * profile the file was checked against), else `default`.
+ * profile the file was checked against), else `default`. A built-in profile is
+ * its id; an account's own is the definition resolved at submission and kept on
+ * the step that named it (StepRecord.profile), so a later version of it never
+ * reaches this job.
  */
-export function resolveProfileId(graph: JobGraph, step: StepRecord): string {
-  if (nonEmptyString(step.params?.profileId)) return step.params.profileId;
-  const earlier = precedingPreflight(graph, step)?.runtimeParams?.profileId;
-  return nonEmptyString(earlier) ? earlier : DEFAULT_PROFILE_ID;
+export function resolveProfile(graph: JobGraph, step: StepRecord): string | PreflightProfileInfo {
+  if (nonEmptyString(step.params?.profileId)) return step.profile ?? step.params.profileId;
+  const earlier = precedingPreflight(graph, step);
+  const applied = earlier?.runtimeParams?.profileId;
+  if (!earlier || !nonEmptyString(applied)) return DEFAULT_PROFILE_ID;
+  // What the earlier step recorded it applied; an account profile's definition is on the step
+  // that named it, which the earlier one found the same way.
+  const earlierProfile = resolveProfile(graph, earlier);
+  return profileIdOf(earlierProfile) === applied ? earlierProfile : applied;
 }
+
+/** The id of the profile a step applies (resolveProfile). */
+export const resolveProfileId = (graph: JobGraph, step: StepRecord): string => profileIdOf(resolveProfile(graph, step));
+
+/** The id of a profile as resolveProfile gives it. */
+export const profileIdOf = (profile: string | PreflightProfileInfo): string => (typeof profile === 'string' ? profile : profile.id);
 
 /** `params.items` when it is a list of fix ids; null means "not given" (the engine then chooses). */
 export function fixItems(step: StepRecord): string[] | null {

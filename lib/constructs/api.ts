@@ -198,11 +198,15 @@ export class Api extends Construct {
     if (uses.includes('eventBus')) props.eventBus.grantPutEventsTo(fn);
     // Every handler composes the same services; presigned URLs are signed with
     // the function's own credentials, so it needs the object permissions itself.
-    props.storage.grantRecords(fn, 'readWrite');
-    props.storage.grantFiles(fn, 'readWrite');
-    props.pipeline.grantStartExecution(fn);
-    // Express executions cannot be stopped; only the Standard machine's are.
-    grantStopJobExecutions(props.standardPipeline, fn);
+    const access = route.access ?? 'jobs';
+    props.storage.grantRecords(fn, access === 'readRecords' ? 'read' : 'readWrite');
+    // The profile routes touch neither files nor executions (routes.ts `access`).
+    if (access === 'jobs') {
+      props.storage.grantFiles(fn, 'readWrite');
+      props.pipeline.grantStartExecution(fn);
+      // Express executions cannot be stopped; only the Standard machine's are.
+      grantStopJobExecutions(props.standardPipeline, fn);
+    }
     this.handlers[route.handler] = fn;
     return fn;
   }

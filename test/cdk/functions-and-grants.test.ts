@@ -33,6 +33,9 @@ let bucketId: string;
 let pipelineId: string;
 let standardPipelineId: string;
 
+/** The routes that work with jobs and their files (routes.ts `access`, default `jobs`). */
+const JOB_ROUTE_ENTRIES = [...new Set(ROUTES.filter((r) => (r.access ?? 'jobs') === 'jobs').map(routeEntry))];
+
 const ALL_ENTRIES = [AUTHORIZER_ENTRY, ...new Set(ROUTES.map(routeEntry)), ...Object.values(WORKERS).map((w) => w.entry), RETENTION_SWEEP_ENTRY, RUNNING_JOB_AGE_ENTRY];
 
 beforeAll(() => {
@@ -167,12 +170,12 @@ describe('IAM grants', () => {
     expect(wildcards).toEqual([]);
   });
 
-  it.each([...new Set(ROUTES.map(routeEntry))])('let route function %s read and write the table and the bucket', (entry) => {
+  it.each(JOB_ROUTE_ENTRIES)('let route function %s read and write the table and the bucket', (entry) => {
     expectTableAccess(entry, true);
     expectBucketAccess(entry, 'readWrite');
   });
 
-  it.each([...new Set(ROUTES.map(routeEntry))])('let route function %s start jobs in the Express machine and stop Standard executions', (entry) => {
+  it.each(JOB_ROUTE_ENTRIES)('let route function %s start jobs in the Express machine and stop Standard executions', (entry) => {
     const statements = statementsOf(entry);
     const start = statementsWith(statements, 'states:StartExecution');
     expect(start.map((s) => mentions(s.Resource, pipelineId))).toEqual([true]);
@@ -180,6 +183,19 @@ describe('IAM grants', () => {
     // Executions have their own ARNs: arn:…:execution:<machine name>:*, derived from the machine.
     // Express executions cannot be stopped; only the Standard machine's are.
     expect(stop.map((s) => mentions(s.Resource, standardPipelineId) && JSON.stringify(s.Resource).includes(':execution:'))).toEqual([true]);
+  });
+
+  // The profile routes (routes.ts `access`): an account's profiles are records only.
+  it.each(ROUTES.filter((r) => r.access === 'readRecords').map(routeEntry))('let route function %s only read the table: no file, no execution', (entry) => {
+    expectTableAccess(entry, false);
+    expectBucketAccess(entry, 'none');
+    expect([...allowedActions(statementsOf(entry))].filter((a) => a.startsWith('states:'))).toEqual([]);
+  });
+
+  it.each(ROUTES.filter((r) => r.access === 'records').map(routeEntry))('let route function %s read and write the table, and touch no file nor execution', (entry) => {
+    expectTableAccess(entry, true);
+    expectBucketAccess(entry, 'none');
+    expect([...allowedActions(statementsOf(entry))].filter((a) => a.startsWith('states:'))).toEqual([]);
   });
 
   it('let ContinueJob start Standard executions, read and write the records, and touch no file', () => {

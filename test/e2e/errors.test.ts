@@ -101,7 +101,8 @@ describe('request validation', () => {
 
   it('an unknown preflight profile and an unknown validate code are refused', async () => {
     const p = await api('POST', '/jobs/preflight', { body: { sources: [{ ...(await src()), profileId: 'no-such-profile' }] } });
-    expectErrorShape(p, 400, 'validation_error');
+    // Neither a built-in nor one of the account's own profiles (docs/api.md §11 rule 10).
+    expectErrorShape(p, 400, 'profile_not_found');
     expect(p.body.param).toBe('sources[0].profileId');
     const v = await api('POST', '/jobs/validate', { body: { sources: [{ ...(await src()), profile: '5z' }] } });
     expectErrorShape(v, 400, 'validation_error');

@@ -13,7 +13,7 @@ import { api, type ApiResponse } from './support/client';
 import { keysCli } from './support/global-setup';
 import { target } from './support/target';
 
-const POST_ENDPOINTS = ['/jobs', '/jobs/preflight', '/jobs/fix', '/jobs/validate', '/jobs/previews', '/jobs/optimize', '/uploads', '/jobs/job_01jf8n2q4vxw9k3m5p7r9t1v3x/review'];
+const POST_ENDPOINTS = ['/jobs', '/jobs/preflight', '/jobs/fix', '/jobs/validate', '/jobs/previews', '/jobs/optimize', '/uploads', '/jobs/job_01jf8n2q4vxw9k3m5p7r9t1v3x/review', '/profiles'];
 /** Sync by default: generated bodies that happen to be valid would each wait for their job. */
 const SYNC_BY_DEFAULT = new Set(['/jobs/validate', '/jobs/optimize']);
 const RUNS = 400;

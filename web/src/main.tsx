@@ -1,6 +1,7 @@
 /**
  * The console for shop staff (issue 17): a single page on the API's own origin, routed by the
- * URL's fragment (#/ the jobs, #/jobs/<id> one job, #/new a new job), so the server serves one document for all.
+ * URL's fragment (#/ the jobs, #/jobs/<id> one job, #/new a new job, #/profiles the preflight profiles), so the server
+ * serves one document for all.
  */
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -9,9 +10,11 @@ import { SignIn } from './pages/sign-in';
 import { JobsPage } from './pages/jobs';
 import { JobPage } from './pages/job';
 import { NewJobPage } from './pages/new-job';
+import { ProfilesPage } from './pages/profiles';
 
-function route(): { page: 'jobs' } | { page: 'job'; id: string } | { page: 'new' } {
+function route(): { page: 'jobs' } | { page: 'job'; id: string } | { page: 'new' } | { page: 'profiles' } {
   if (location.hash === '#/new') return { page: 'new' };
+  if (location.hash === '#/profiles') return { page: 'profiles' };
   const m = /^#\/jobs\/([^/?#]+)$/.exec(location.hash);
   return m ? { page: 'job', id: decodeURIComponent(m[1]!) } : { page: 'jobs' };
 }
@@ -36,6 +39,7 @@ function App() {
         <nav aria-label="Console">
           <a href="#/">Jobs</a>
           <a href="#/new">New job</a>
+          <a href="#/profiles">Profiles</a>
         </nav>
         <button
           type="button"
@@ -47,7 +51,7 @@ function App() {
           Sign out
         </button>
       </header>
-      {where.page === 'job' ? <JobPage id={where.id} /> : where.page === 'new' ? <NewJobPage /> : <JobsPage />}
+      {where.page === 'job' ? <JobPage id={where.id} /> : where.page === 'new' ? <NewJobPage /> : where.page === 'profiles' ? <ProfilesPage /> : <JobsPage />}
     </>
   );
 }

@@ -13,6 +13,7 @@
  *   upload   UPLOAD#<uploadId>               UPLOAD                                                       expiresAt (TTL)
  *   api key  KEY#<sha256 of secret>          KEY                         KEYS            <keyId>
  *   account  ACCOUNT#<accountId>             ACCOUNT
+ *   profile  ACCOUNT#<accountId>             PROFILE#<profileId>         an account's own preflight profile, current version
  *   idem     IDEM#<account>#<sha256(key)>    IDEM                                                         expiresAt (TTL)
  *   sweep    RETENTION                       SWEEP       the oldest expiry day a retention sweep must still read
  *
@@ -37,17 +38,19 @@
  * - The retention sweep finds expired jobs in the sparse index expiry: only job items with an
  *   expiry carry its key expiresDay (the UTC day of expiresAtIso), so a sweep reads the days
  *   since the last one, never the table (dynamo-expired-jobs.ts).
+ * - An account's profiles share its partition, so listing them is one Query (begins_with
+ *   PROFILE#) and no account can reach another's by id: the account is in the key.
  * - dynalite has no TTL, so every reader of a TTL'd item checks expiresAt itself.
  */
 import { createHash } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
-import { isTerminal, type AccountRecord, type ApiKeyRecord, type AuditEntry, type JobRecord, type StepRecord, type TaskRecord, type UploadRecord } from '../../domain/model';
+import { isTerminal, type AccountProfileRecord, type AccountRecord, type ApiKeyRecord, type AuditEntry, type JobRecord, type StepRecord, type TaskRecord, type UploadRecord } from '../../domain/model';
 import { TABLE_SCHEMA } from './table-schema';
 
 export type ItemKey = { pk: string; sk: string };
 export type Item = Record<string, unknown>;
 
-export type Entity = 'job' | 'task' | 'step' | 'audit' | 'upload' | 'key' | 'account' | 'idem' | 'sweep';
+export type Entity = 'job' | 'task' | 'step' | 'audit' | 'upload' | 'key' | 'account' | 'profile' | 'idem' | 'sweep';
 
 /** The attributes the layout adds to a record; stripped when a record is read back. */
 const LAYOUT_ATTRIBUTES = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'entity'] as const;
@@ -71,6 +74,9 @@ export const retentionSweepKey: ItemKey = { pk: 'RETENTION', sk: 'SWEEP' };
 export const uploadReferencesKey = (uploadId: string): ItemKey => ({ pk: `UPLOAD#${uploadId}`, sk: 'REFS' });
 export const apiKeyItemKey = (hash: string): ItemKey => ({ pk: `KEY#${hash}`, sk: 'KEY' });
 export const accountItemKey = (accountId: string): ItemKey => ({ pk: `ACCOUNT#${accountId}`, sk: 'ACCOUNT' });
+export const PROFILE_SK_PREFIX = 'PROFILE#';
+/** An account's own preflight profile (dynamo-profile-store.ts), in the account's partition. */
+export const profileItemKey = (accountId: string, profileId: string): ItemKey => ({ pk: accountItemKey(accountId).pk, sk: `${PROFILE_SK_PREFIX}${profileId}` });
 /** Hashing the client's key bounds its length and keeps it out of the key schema verbatim. */
 export const idempotencyItemKey = (accountId: string, idempotencyKey: string): ItemKey => ({
   pk: `IDEM#${accountId}#${sha256Hex(idempotencyKey)}`,
@@ -180,6 +186,9 @@ export const itemToApiKey = (item: Item): ApiKeyRecord => strip(item) as unknown
 
 export const accountToItem = (account: AccountRecord): Item => ({ ...account, ...accountItemKey(account.id), entity: 'account' });
 export const itemToAccount = (item: Item): AccountRecord => strip(item) as unknown as AccountRecord;
+
+export const profileToItem = (profile: AccountProfileRecord): Item => ({ ...profile, ...profileItemKey(profile.accountId, profile.id), entity: 'profile' });
+export const itemToProfile = (item: Item): AccountProfileRecord => strip(item) as unknown as AccountProfileRecord;
 
 /** True when a TTL'd item's expiresAt (epoch seconds) has passed; DynamoDB deletes such items only eventually. */
 export function isExpired(item: Item, now: Date): boolean {

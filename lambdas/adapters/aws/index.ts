@@ -13,6 +13,7 @@ import { createDynamoDocumentClient } from './dynamo-client';
 import { createDynamoJobStore } from './dynamo-job-store';
 import { createDynamoKeyStore } from './dynamo-key-store';
 import { createDynamoUploadStore } from './dynamo-upload-store';
+import { createDynamoProfileStore } from './dynamo-profile-store';
 import { createDynamoIdempotencyStore } from './dynamo-idempotency-store';
 import { createS3Client } from './s3-client';
 import { createS3BlobStore } from './s3-blob-store';
@@ -42,6 +43,7 @@ export function createAwsServices(config: RuntimeConfig, options: AwsServicesOpt
     jobs: createDynamoJobStore({ client: dynamo, tableName, clock }),
     keys: createDynamoKeyStore({ client: dynamo, tableName }),
     uploads: createDynamoUploadStore({ client: dynamo, tableName, clock }),
+    profiles: createDynamoProfileStore({ client: dynamo, tableName }),
     idempotency: createDynamoIdempotencyStore({ client: dynamo, tableName, clock }),
     // Stand-ins (s3rver) get single-key deletes; see S3BlobStoreOptions.batchDeletes.
     blobs: createS3BlobStore({ client: s3, bucket: config.bucketName, batchDeletes: !config.endpoints.s3 }),

@@ -7,7 +7,7 @@
  * become responses first (http-errors), idempotency then keeps or releases its
  * claim seeing the final status, the request id is stamped on whatever goes
  * out, and the log keys are dropped and the trace segment closed last. Handlers: `middy(core).use(apiMiddleware())`, or
- * `apiMiddleware({ post: true })`; the public routes use publicMiddleware
+ * `apiMiddleware({ post: true })` (or `{ put: true }`); the public routes use publicMiddleware
  * (request id and errors only).
  */
 import type { MiddlewareObj } from '@middy/core';
@@ -23,6 +23,8 @@ import { requestId } from './request-id';
 export interface RouteMiddlewareOptions {
   /** POST routes: JSON body and Idempotency-Key. */
   post?: boolean;
+  /** PUT routes: JSON body (a PUT is idempotent by itself: no Idempotency-Key). */
+  put?: boolean;
 }
 
 /**
@@ -31,10 +33,8 @@ export interface RouteMiddlewareOptions {
  */
 export function apiMiddleware(options: RouteMiddlewareOptions = {}): MiddlewareObj<ApiEvent, ApiResult>[] {
   const stack: MiddlewareObj<ApiEvent, ApiResult>[] = [...observability(), requestId(), caller()];
-  if (options.post) {
-    stack.push(jsonBody({ maxBodyBytes: () => services().config.maxBodyBytes }));
-    stack.push(idempotency(() => services().idempotency));
-  }
+  if (options.post || options.put) stack.push(jsonBody({ maxBodyBytes: () => services().config.maxBodyBytes }));
+  if (options.post) stack.push(idempotency(() => services().idempotency));
   stack.push(httpErrors());
   return stack;
 }

@@ -1,5 +1,5 @@
 /**
- * Reads the body of a POST as JSON (docs/api.md §3, §7): the Content-Type must be
+ * Reads the body of a POST or PUT as JSON (docs/api.md §3, §7): the Content-Type must be
  * JSON (415 otherwise), the body must fit the configured limit (413, pointing
  * the client at POST /uploads, which takes files of any size) and parse (400
  * invalid_json), and carry nothing a parser or the store would read otherwise
@@ -30,7 +30,7 @@ export function jsonBody(options: { maxBodyBytes: () => number }): MiddlewareObj
     name: 'json-body',
     before: (request) => {
       const event = request.event;
-      if (event.httpMethod !== 'POST') return;
+      if (event.httpMethod !== 'POST' && event.httpMethod !== 'PUT') return;
       const bytes = rawBody(event);
       const limit = options.maxBodyBytes();
       // Size first: a client posting a large file as multipart learns where files go.

@@ -16,11 +16,28 @@ export interface FieldProblem {
   message: string;
 }
 
+export type ParamFormat = (path: Path) => string | undefined;
+
 export function formatParam(path: Path): string | undefined {
   let out = '';
   for (const segment of path) {
     if (typeof segment === 'number') out += `[${segment}]`;
     else out += out === '' ? String(segment) : `.${String(segment)}`;
+  }
+  return out === '' ? undefined : out;
+}
+
+/**
+ * The same with every key that is not a plain name quoted in brackets:
+ * `checks["colour.tac"].thresholds.max_percent`. For bodies keyed by ids with dots
+ * (an account profile's check ids), where the dotted form could not be read back.
+ */
+export function formatQuotedParam(path: Path): string | undefined {
+  let out = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (/^[A-Za-z_$][\w$]*$/.test(String(segment))) out += out === '' ? String(segment) : `.${String(segment)}`;
+    else out += `[${JSON.stringify(String(segment))}]`;
   }
   return out === '' ? undefined : out;
 }
@@ -55,7 +72,7 @@ function isMissing(issue: Issue): boolean {
   return false;
 }
 
-function describe(issue: Issue, basePath: Path): FieldProblem {
+function describe(issue: Issue, basePath: Path, formatParam: ParamFormat): FieldProblem {
   const path = [...basePath, ...issue.path];
   switch (issue.code) {
     case 'unrecognized_keys': {
@@ -72,7 +89,7 @@ function describe(issue: Issue, basePath: Path): FieldProblem {
       }
       if (isMissing(issue)) return { param: formatParam(path), message: 'is required' };
       const inner = unionBranchIssue(issue);
-      if (inner) return describe(inner, path);
+      if (inner) return describe(inner, path, formatParam);
       return { param: formatParam(path), message: issue.message };
     }
     case 'invalid_key': {
@@ -93,9 +110,9 @@ function describe(issue: Issue, basePath: Path): FieldProblem {
   }
 }
 
-export function describeZodError(error: z.core.$ZodError): FieldProblem & { text: string } {
+export function describeZodError(error: z.core.$ZodError, format: ParamFormat = formatParam): FieldProblem & { text: string } {
   const first = error.issues[0];
-  const problem: FieldProblem = first ? describe(first, []) : { param: undefined, message: 'is not valid' };
+  const problem: FieldProblem = first ? describe(first, [], format) : { param: undefined, message: 'is not valid' };
   const subject = problem.param ?? 'request body';
   return { ...problem, text: `${subject}: ${problem.message}` };
 }

@@ -13,6 +13,7 @@ import { fixJobBody, fixSource } from '../schemas/fix-job-body';
 import { optimizeJobBody, optimizeSource } from '../schemas/optimize-job-body';
 import { preflightJobBody, preflightSource } from '../schemas/preflight-job-body';
 import { previewsJobBody, previewsSource } from '../schemas/previews-job-body';
+import { profileBody } from '../schemas/profile-body';
 import { reviewBody } from '../schemas/review-body';
 import { decisionBody, shareBody } from '../schemas/share-body';
 import { stepVariants } from '../schemas/steps';
@@ -45,6 +46,7 @@ function requestRegistry() {
   registry.add(uploadBody, { id: 'CreateUploadRequest' });
   registry.add(shareBody, { id: 'ShareRequest' });
   registry.add(decisionBody, { id: 'DecisionRequest' });
+  registry.add(profileBody, { id: 'ProfileRequest' });
   return registry;
 }
 

@@ -23,6 +23,8 @@ export interface OperationSpec {
   errors: number[];
 }
 
+const profileIdParameter = { name: 'id', in: 'path', required: true, description: "A preflight profile id: a built-in's, such as `default`, or one of the account's own.", schema: { type: 'string' } };
+
 const SYNC_MODES = `
 **Modes.** Async: 201 \`{ job }\` at once; follow the job with GET /jobs/{id} or the webhook.
 Sync (\`"sync": true\`): the request waits up to 27 s; 200 \`{ job }\` when the job finished in time (with
@@ -277,18 +279,57 @@ source — only in this account, and only once the file is there.`,
   'GET /profiles': {
     operationId: 'listProfiles',
     summary: 'List profiles, validate codes, fixes and step types',
-    description: 'The preflight profiles (with their checks and recommended fixes), the validate profile codes, the fixes autofix can apply, the optimize step\'s options with their defaults (`optimize`), and the step types with the file types they accept.',
+    description: `The preflight profiles (with their checks and recommended fixes): the built-ins (\`source: "store"\`), then the
+account's own (\`source: "account"\`, with \`base\`, \`version\` and \`changes\`); every threshold an account profile may set with
+its unit and range (\`thresholdSpecs\`); the validate profile codes, the fixes autofix can apply, the optimize step's options
+with their defaults (\`optimize\`), and the step types with the file types they accept.`,
     tags: ['Profiles'],
     success: { 200: ['What a job can ask for.', 'Profiles'] },
     errors: [],
   },
+  'POST /profiles': {
+    operationId: 'createProfile',
+    summary: "Create one of the account's own preflight profiles",
+    description: `Admin keys only. A built-in profile (\`base\`) with some checks' severity and thresholds changed, and
+optionally its own \`recommendFixes\`. A check not named runs as in the base; thresholds not given keep the base's; a
+check the base has off may be turned on with a value for each threshold the base lacks. Every value is checked against
+the threshold's unit and range (GET /profiles \`thresholdSpecs\`): an unknown check, threshold or fix, or a value out of
+range, is a 400 whose \`param\` points at it, such as \`checks["colour.tac"].thresholds.max_percent\`. \`kind\` is the
+base's (every built-in is \`pdf\`). \`id\` (a slug, not a built-in's) defaults to one made from the name; an id the
+account has is 409 \`profile_exists\`. At most 200 profiles per account (409 \`profile_limit_reached\`). Any key of the
+account may then name it as \`profileId\`; another account never sees it.`,
+    tags: ['Profiles'],
+    requestBody: 'ProfileRequest',
+    success: { 201: ['The profile, as GET /profiles/{id} shows it.', 'ProfileEnvelope'] },
+    errors: [400, 403, 409, 415],
+  },
   'GET /profiles/{id}': {
     operationId: 'getProfile',
     summary: 'Get a preflight profile',
-    description: 'One preflight profile by id, as GET /profiles lists it, in `{ profile }`.',
+    description: "One preflight profile by id, a built-in or one of the account's own, as GET /profiles lists it, in `{ profile }`.",
     tags: ['Profiles'],
-    parameters: [{ name: 'id', in: 'path', required: true, description: 'A preflight profile id, such as `default`.', schema: { type: 'string' } }],
+    parameters: [profileIdParameter],
     success: { 200: ['The profile.', 'ProfileEnvelope'] },
     errors: [404],
+  },
+  'PUT /profiles/{id}': {
+    operationId: 'replaceProfile',
+    summary: "Replace one of the account's own profiles",
+    description: `Admin keys only. The whole definition again (as POST /profiles takes it; \`id\`, if given, must be the
+path's), stored as the next \`version\`. Jobs submitted before keep the version they were submitted with.`,
+    tags: ['Profiles'],
+    parameters: [profileIdParameter],
+    requestBody: 'ProfileRequest',
+    success: { 200: ['The profile, with its new version.', 'ProfileEnvelope'] },
+    errors: [400, 403, 404, 415, 503],
+  },
+  'DELETE /profiles/{id}': {
+    operationId: 'deleteProfile',
+    summary: "Delete one of the account's own profiles",
+    description: 'Admin keys only. Jobs submitted with it are not affected; new jobs naming it are 400 `profile_not_found`.',
+    tags: ['Profiles'],
+    parameters: [profileIdParameter],
+    success: { 204: ['The profile is deleted.', null] },
+    errors: [403, 404],
   },
 };

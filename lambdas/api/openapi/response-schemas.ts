@@ -341,12 +341,34 @@ export const listedProfile = z.looseObject({
     }),
   ),
   defaultFixes: z.array(z.string()),
+  base: z.string().optional().meta({ description: 'An account\'s own profile: the built-in profile it is made from.' }),
+  version: z.number().int().optional().meta({ description: 'An account\'s own profile: 1 at creation, one more at each PUT. Jobs show the version they ran with in `runtimeParams.profileVersion`.' }),
+  changes: z
+    .record(z.string(), z.looseObject({ severity: z.enum(['error', 'warn', 'info', 'off']).optional(), thresholds: z.record(z.string(), z.union([z.number(), z.boolean()])).optional() }))
+    .optional()
+    .meta({ description: 'An account\'s own profile: what it changes about its base, by check id, as it was written.' }),
+  createdAt: timestamp.optional(),
+  updatedAt: timestamp.optional(),
 });
 
 export const profileEnvelope = z.looseObject({ profile: listedProfile });
 
 export const profilesResponse = z.looseObject({
   profiles: z.array(listedProfile),
+  thresholdSpecs: z
+    .array(
+      z.looseObject({
+        check: z.string(),
+        name: z.string(),
+        type: z.enum(['number', 'boolean']),
+        unit: z.enum(['mm', 'pt', 'ppi', 'percent', 'px', 'boolean']),
+        min: z.number().optional(),
+        max: z.number().optional(),
+        integer: z.boolean().optional(),
+        description: z.string(),
+      }),
+    )
+    .meta({ description: 'Every threshold an account\'s own profile may set (`checks.<check>.thresholds.<name>` of POST /profiles), with its unit and range.' }),
   validateProfiles: z.array(
     z.looseObject({
       code: z.string(),

@@ -10,7 +10,7 @@ import { convenienceJobRequest, definedParams } from './convenience-job';
 import { profileId } from './preflight-job-body';
 import { orderContext } from './order-context';
 import { checkLocator, locatorFields } from './source-locator';
-import { checkFixIds, checkFixParams, checkProfileId } from './steps';
+import { checkFixIds, checkFixParams } from './steps';
 import { fixParamsSchema } from '../../../step-definitions/catalogue';
 
 export const fixSource = z
@@ -26,7 +26,6 @@ export const fixSource = z
   })
   .superRefine((source, ctx) => {
     checkLocator(source, ctx);
-    checkProfileId(source.profileId, ctx, ['profileId']);
     checkFixIds(source.items, ctx, ['items']);
     checkFixParams(source.fixParams, ctx, ['fixParams']);
   });
@@ -45,7 +44,7 @@ export type FixJobBody = z.infer<typeof fixJobBody>;
 export function fixJobRequest(body: FixJobBody): JobRequest {
   return convenienceJobRequest('fix', body, (source) => {
     const steps: StepRequest[] = [
-      { type: 'preflight', params: definedParams({ profileId: source.profileId }) },
+      { type: 'preflight', params: definedParams({ profileId: source.profileId }), profileParam: 'profileId' },
       { type: 'autofix', params: definedParams({ items: source.items, fixParams: source.fixParams }) },
     ];
     // repreflight reuses the profile of the preflight before it.

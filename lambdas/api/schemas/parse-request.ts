@@ -6,7 +6,14 @@
  * the path and the kind of problem.
  */
 import type { z } from 'zod';
+import { ApiError } from '../../domain/errors';
+import { describeZodError, type ParamFormat } from '../middleware/validation-issue';
 
-export function parseRequest<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
-  return schema.parse(value, { reportInput: true });
+/** `format`: how the error's `param` is written, when not the usual dotted path (validation-issue.ts). */
+export function parseRequest<T extends z.ZodType>(schema: T, value: unknown, format?: ParamFormat): z.output<T> {
+  if (!format) return schema.parse(value, { reportInput: true });
+  const parsed = schema.safeParse(value, { reportInput: true });
+  if (parsed.success) return parsed.data;
+  const problem = describeZodError(parsed.error, format);
+  throw new ApiError('validation_error', problem.text, problem.param);
 }

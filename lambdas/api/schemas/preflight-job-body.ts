@@ -5,7 +5,6 @@ import { commonJobFields, sourcesOf, sync } from './common';
 import { convenienceJobRequest, definedParams } from './convenience-job';
 import { orderContext } from './order-context';
 import { checkLocator, locatorFields } from './source-locator';
-import { checkProfileId } from './steps';
 
 export const profileId = z.string().min(1).max(64).meta({ description: 'A preflight profile id (GET /profiles). Default `default`.' });
 
@@ -13,7 +12,6 @@ export const preflightSource = z
   .strictObject({ ...locatorFields, profileId: profileId.nullish() })
   .superRefine((source, ctx) => {
     checkLocator(source, ctx);
-    checkProfileId(source.profileId, ctx, ['profileId']);
   });
 
 export const preflightJobBody = z
@@ -23,6 +21,6 @@ export type PreflightJobBody = z.infer<typeof preflightJobBody>;
 
 export function preflightJobRequest(body: PreflightJobBody): JobRequest {
   return convenienceJobRequest('preflight', body, (source) => [
-    { type: 'preflight', params: definedParams({ profileId: source.profileId }) },
+    { type: 'preflight', params: definedParams({ profileId: source.profileId }), profileParam: 'profileId' },
   ]);
 }

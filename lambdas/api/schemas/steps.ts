@@ -3,21 +3,15 @@
  * One closed object per step type, whose `params` are that type's schema in the
  * step catalogue, so an unknown type is a 400 listing the known ones and a bad
  * parameter is a 400 at `…steps[i].params.<field>`. A preflight profile must be
- * one the engine has (GET /profiles lists them).
+ * a built-in or one of the account's own (GET /profiles lists them): that needs the
+ * store, so submission checks it (use-cases/create-job.ts, 400 profile_not_found).
  */
 import { z } from 'zod';
 import { STEP_TYPES, type StepType } from '../../domain/model';
 import { STEP_CATALOGUE } from '../../../step-definitions/catalogue';
-import { FIXES, findFix, findPreflightProfile, fixParamsProblem, paramProblem } from '../../engine/profile-catalogue';
+import { FIXES, findFix, fixParamsProblem, paramProblem } from '../../engine/profile-catalogue';
 
 export const MAX_STEPS = 16;
-
-/** Refinement for params that name a preflight profile. */
-export function checkProfileId(profileId: unknown, ctx: z.RefinementCtx, path: PropertyKey[]): void {
-  if (typeof profileId === 'string' && !findPreflightProfile(profileId)) {
-    ctx.addIssue({ code: 'custom', message: `unknown preflight profile "${profileId}"; GET /profiles lists them`, path });
-  }
-}
 
 function stepOf<T extends StepType>(type: T) {
   const spec = STEP_CATALOGUE[type];
@@ -70,9 +64,6 @@ export function checkFixParams(fixParams: unknown, ctx: z.RefinementCtx, path: P
 
 export const stepRequest = z.discriminatedUnion('type', stepVariants).superRefine((step, ctx) => {
   const params = (step.params ?? {}) as Record<string, unknown>;
-  if (step.type === 'preflight' || step.type === 'repreflight' || step.type === 'autofix') {
-    checkProfileId(params.profileId, ctx, ['params', 'profileId']);
-  }
   if (step.type === 'autofix') {
     checkFixIds(params.items, ctx, ['params', 'items']);
     checkFixParams(params.fixParams, ctx, ['params', 'fixParams']);

@@ -1,7 +1,9 @@
 /**
  * Creates a job from a JobRequest (any job-creating endpoint): checks what the
- * request alone cannot show (an upload belongs to the account and its file
- * arrived), writes inline files to the blob store, refers the job to the
+ * request alone cannot show (a profile a step names is a built-in or the
+ * account's own, an upload belongs to the account and its file arrived),
+ * records an account profile's definition, resolved, on the steps that name it
+ * (so editing or deleting the profile later never changes this job), writes inline files to the blob store, refers the job to the
  * uploads it reads (never copied: upload-references.ts), creates the job, task
  * and step records, and starts the pipeline with references only (PipelineInput).
  *
@@ -13,7 +15,9 @@ import { ApiError } from '../errors';
 import { jobPrefix, sourceKey, uploadKey } from '../blob-keys';
 import { idTime, iso } from '../ids';
 import type { Caller, JobGraph, JobRecord, SourceLocator, StepRecord, TaskRecord } from '../model';
-import type { BlobStore, IdSource, JobStore, KeyStore, Orchestrator, PipelineInput, UploadStore } from '../ports';
+import type { BlobStore, IdSource, JobStore, KeyStore, Orchestrator, PipelineInput, ProfileStore, UploadStore } from '../ports';
+import type { PreflightProfileInfo } from '../../engine/preflight/profiles';
+import { profileForJob } from './account-profiles';
 import type { RuntimeConfig } from '../../platform/config';
 import { jobExpiry, retentionDaysFor } from '../retention';
 import type { JobRequest, SourceInput, SourceRequest } from './job-request';
@@ -30,7 +34,37 @@ export interface CreateJobDeps {
   ids: IdSource;
   /** The account's own retention period, if it has one (retention.ts). */
   keys: Pick<KeyStore, 'getAccount'>;
+  /** The account's own preflight profiles, which steps may name. */
+  profiles: Pick<ProfileStore, 'getProfile'>;
   config: Pick<RuntimeConfig, 'retentionDays'>;
+}
+
+/** The account profiles the request's steps name, resolved, by source and step index (a built-in needs no entry). */
+type StepProfiles = Map<string, PreflightProfileInfo>;
+const stepProfileKey = (sourceIndex: number, stepIndex: number): string => `${sourceIndex}/${stepIndex}`;
+
+/**
+ * Resolves every `params.profileId` of the request: a built-in stays an id, an account's own is
+ * read once and resolved (account-profiles.ts). One the account does not have (another account's
+ * included) is a 400 profile_not_found at the field that named it.
+ */
+async function resolveStepProfiles(deps: CreateJobDeps, accountId: string, request: JobRequest): Promise<StepProfiles> {
+  const byId = new Map<string, Promise<PreflightProfileInfo | null | undefined>>();
+  const resolved: StepProfiles = new Map();
+  for (const [sourceIndex, source] of request.sources.entries()) {
+    for (const [stepIndex, step] of source.steps.entries()) {
+      const profileId = step.params.profileId;
+      if (typeof profileId !== 'string') continue;
+      if (!byId.has(profileId)) byId.set(profileId, profileForJob(deps.profiles, accountId, profileId));
+      const profile = await byId.get(profileId);
+      if (profile === undefined) {
+        const param = `sources[${sourceIndex}].${step.profileParam ?? `steps[${stepIndex}].params.profileId`}`;
+        throw new ApiError('profile_not_found', `${param}: unknown preflight profile "${profileId}"; GET /profiles lists them`, param);
+      }
+      if (profile) resolved.set(stepProfileKey(sourceIndex, stepIndex), profile);
+    }
+  }
+  return resolved;
 }
 
 /** A source once checked: where its bytes are (or will be fetched from) and what the task shows. */
@@ -125,15 +159,17 @@ function buildGraph(
   jobId: string,
   request: JobRequest,
   sources: ResolvedSource[],
+  profiles: StepProfiles,
   now: string,
   expiresAt: string,
 ): Omit<JobGraph, 'audit'> {
   const tasks: TaskRecord[] = [];
   const steps: StepRecord[] = [];
-  for (const source of sources) {
+  for (const [sourceIndex, source] of sources.entries()) {
     const stepIds: string[] = [];
     source.request.steps.forEach((step, index) => {
       const id = deps.ids.next('step');
+      const profile = profiles.get(stepProfileKey(sourceIndex, index));
       stepIds.push(id);
       steps.push({
         id,
@@ -152,6 +188,7 @@ function buildGraph(
         outputs: [],
         result: null,
         resultKey: null,
+        ...(profile ? { profile } : {}),
       });
     });
     tasks.push({
@@ -229,8 +266,9 @@ export async function createJob(deps: CreateJobDeps, caller: Caller, request: Jo
   // createdAt (a millisecond apart).
   const now = iso(new Date(idTime(jobId)));
 
-  // Checks first, nothing written yet. They run together; the first problem in
-  // source order is the one reported, whichever finished first.
+  // Checks first, nothing written yet: the profiles, then the sources. The sources' run together;
+  // the first problem in source order is the one reported, whichever finished first.
+  const profiles = await resolveStepProfiles(deps, caller.accountId, request);
   const settled = await Promise.allSettled(
     request.sources.map((source, index) => resolveSource(deps, caller.accountId, jobId, source, index)),
   );
@@ -238,7 +276,7 @@ export async function createJob(deps: CreateJobDeps, caller: Caller, request: Jo
   if (failed) throw failed.reason;
   const sources = settled.map((r) => (r as PromiseFulfilledResult<ResolvedSource>).value);
   const retentionDays = retentionDaysFor(await deps.keys.getAccount(caller.accountId), deps.config.retentionDays);
-  const graph = buildGraph(deps, caller, jobId, request, sources, now, jobExpiry(now, retentionDays));
+  const graph = buildGraph(deps, caller, jobId, request, sources, profiles, now, jobExpiry(now, retentionDays));
   const uploads = uploadsUsed(sources.map((s) => s.locator));
 
   let workflowId: string | null = null;

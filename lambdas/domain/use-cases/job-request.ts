@@ -16,6 +16,12 @@ export interface StepRequest {
   type: StepType;
   /** As the client gave them; defaults are applied by the step when it runs. */
   params: Record<string, unknown>;
+  /**
+   * Where the request named `params.profileId`, relative to its source, for the error's `param`
+   * when no such profile exists: `profileId` on the convenience endpoints; default
+   * `steps[<i>].params.profileId` (POST /jobs).
+   */
+  profileParam?: string;
 }
 
 export interface SourceRequest {

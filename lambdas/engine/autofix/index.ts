@@ -21,6 +21,7 @@ import { rename, rm } from 'node:fs/promises';
 import type { OrderContext } from '../../domain/model';
 import { orderFixes } from '../profile-catalogue';
 import { preflight } from '../preflight';
+import type { PreflightProfileInfo } from '../preflight/profiles';
 import { resolveSettings, type PreflightSettings } from '../preflight/settings';
 import { runFixRound, type AppliedFix, type RoundResult, type SkippedFix } from './fix-round';
 import { totalApplied, totalSkipped } from './round-totals';
@@ -30,7 +31,8 @@ export interface AutofixInput {
   outPath: string;
   items: string[] | null;
   recommended: string[] | null;
-  profileId: string;
+  /** A built-in profile's id, or a resolved profile (an account's own, as recorded at submission). */
+  profileId: string | PreflightProfileInfo;
   context: OrderContext | null;
   /** Parameters per fix id (`params.fixParams` of the step); defaults fill the rest. */
   fixParams?: Record<string, unknown> | null;
@@ -90,6 +92,8 @@ export async function autofix(input: AutofixInput): Promise<AutofixResult> {
     stoppedBecause,
     runtimeParams: {
       profileId: settings.profile.id,
+      // An account's profile changes by version; the job shows which one the fixes judged by.
+      ...(settings.profile.version !== undefined ? { profileVersion: settings.profile.version } : {}),
       fixes: first,
       fixesFrom: source,
       ...(rounds.length > 1 ? { laterRounds: rounds.slice(1).map((r) => [...r.applied.map((a) => a.fixId), ...r.skipped.map((s) => s.fixId)]) } : {}),
@@ -149,6 +153,6 @@ async function fixUntilRight(
 /** The fixes a check of the round's result recommends: the same profile and order context as the first check. */
 async function stillRecommended(path: string, input: AutofixInput, settings: PreflightSettings): Promise<string[]> {
   // The listing of image placements is not needed, only the findings (which cover every placement).
-  const { report } = await preflight({ path, fileType: 'pdf', profileId: settings.profile.id, context: input.context, maxListedImages: 0 });
+  const { report } = await preflight({ path, fileType: 'pdf', profileId: settings.profile, context: input.context, maxListedImages: 0 });
   return report.recommendedFixes;
 }

@@ -21,6 +21,7 @@ import { evaluate } from './evaluation';
 import { referenceFacts } from './reference-facts';
 import type { ImageSection, PageSection, PreflightReport } from './report';
 import { resolveSettings, type PreflightSettings } from './settings';
+import type { PreflightProfileInfo } from './profiles';
 
 export type { PreflightReport } from './report';
 export type { Finding } from './findings';
@@ -30,7 +31,8 @@ export interface PreflightInput {
   /** The file's name as its customer knows it (the report's `source.name`); default the path's last part. */
   name?: string;
   fileType: 'pdf' | 'raster';
-  profileId: string;
+  /** A built-in profile's id, or a resolved profile (an account's own, as recorded at submission). */
+  profileId: string | PreflightProfileInfo;
   context: OrderContext | null;
   /** Image placements listed in the report (default 500); findings always cover every placement. */
   maxListedImages?: number;

@@ -25,6 +25,9 @@ export interface PreflightProfileInfo {
   description: string;
   checks: CheckSpec[];
   defaultFixes: string[];
+  /** An account's own profile (account-profile.ts): the built-in it was made from, and the version it was resolved from. */
+  base?: string;
+  version?: number;
 }
 
 type Severity = CheckSpec['severity'];

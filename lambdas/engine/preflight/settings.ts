@@ -28,8 +28,13 @@ export interface PreflightSettings {
 const positive = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined);
 const nonNegative = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
 
-export function resolveSettings(profileId: string, context: OrderContext | null): PreflightSettings {
-  const profile = findPreflightProfile(profileId);
+/**
+ * `profile` is a built-in profile's id, or a profile already resolved (an account's own,
+ * account-profile.ts, as the job recorded it at submission).
+ */
+export function resolveSettings(profileOrId: string | PreflightProfileInfo, context: OrderContext | null): PreflightSettings {
+  const profileId = typeof profileOrId === 'string' ? profileOrId : profileOrId.id;
+  const profile = typeof profileOrId === 'string' ? findPreflightProfile(profileOrId) : profileOrId;
   if (!profile) {
     const known = PREFLIGHT_PROFILES.map((p) => p.id).join(', ');
     throw new UnprocessableFileError(`There is no preflight profile "${profileId}" (available: ${known}); GET /profiles lists them.`);
@@ -106,6 +111,8 @@ export function resolveSettings(profileId: string, context: OrderContext | null)
     checkSequence: profile.checks.map((c) => c.id),
     runtimeParams: {
       profileId: profile.id,
+      // An account's profile changes by version; the job shows which one it was judged with.
+      ...(profile.version !== undefined ? { profileVersion: profile.version } : {}),
       thresholds,
       ...(contextApplied.length ? { contextApplied } : {}),
       ...(contextIgnored.length ? { contextIgnored } : {}),

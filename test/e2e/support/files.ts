@@ -2,7 +2,8 @@
  * The few files the black-box suite sends, built with the shared fixture
  * builders (test/support/pdf-fixtures.ts).
  */
-import { A5, MM, buildPdf, pdfaSpec, pdfuaSpec, pngBytes, writeLargePdf, type Rect } from '../../support/pdf-fixtures';
+import { PDFName } from '@cantoo/pdf-lib';
+import { A5, MM, buildPdf, mutatePdf, pdfaSpec, pdfuaSpec, pngBytes, writeLargePdf, type Rect } from '../../support/pdf-fixtures';
 
 export interface SimplePdf {
   pages?: number;
@@ -29,6 +30,22 @@ export async function onePagePdfBytes(opts: SimplePdf = {}): Promise<Uint8Array>
 
 export async function onePagePdfBase64(opts: SimplePdf = {}): Promise<string> {
   return Buffer.from(await onePagePdfBytes(opts)).toString('base64');
+}
+
+/**
+ * An A5 card that passes the default profile (embedded font, TrimBox, 3 mm bleed), with one
+ * CMYK area of `percent` total ink: `colour.tac` judges it against the profile's maximum.
+ */
+export async function inkyPdfBase64(percent: number): Promise<string> {
+  const bleed = 3 * MM;
+  const media: Rect = [0, 0, A5[0] + 2 * bleed, A5[1] + 2 * bleed];
+  const base = await buildPdf({ pages: [{ mediaBox: media, trimBox: [bleed, bleed, bleed + A5[0], bleed + A5[1]], bleedBox: media, font: 'embedded', colourSpace: 'cmyk' }] });
+  const ink = (percent / 400).toFixed(4);
+  const bytes = await mutatePdf(base, (doc) => {
+    const ctx = doc.context;
+    doc.getPage(0).node.set(PDFName.of('Contents'), ctx.register(ctx.flateStream(`${ink} ${ink} ${ink} ${ink} k 100 100 150 150 re f`)));
+  });
+  return Buffer.from(bytes).toString('base64');
 }
 
 export async function pngBase64(): Promise<string> {

@@ -109,6 +109,13 @@ function fieldsAndTypes(): HostileCase[] {
     { name: '/uploads: sizeBytes 0', method: 'POST', path: '/uploads', body: { sizeBytes: 0 }, status: 400, code: 'validation_error' },
     { name: '/uploads: sizeBytes over 500 MB', method: 'POST', path: '/uploads', body: { sizeBytes: 524_288_001 }, status: 400, code: 'validation_error' },
     { name: '/uploads: sizeBytes as a string', method: 'POST', path: '/uploads', body: { sizeBytes: '100' }, status: 400, code: 'validation_error' },
+    // An account's own profiles (POST /profiles, PUT /profiles/{id}): the body is judged before the key's role.
+    { name: '/profiles: a check id that climbs paths', method: 'POST', path: '/profiles', body: { name: 'x', kind: 'pdf', base: 'default', checks: { '../../etc/passwd': {} } }, status: 400, code: 'validation_error' },
+    { name: '/profiles: __proto__ as a check id', method: 'POST', path: '/profiles', raw: '{"name":"x","kind":"pdf","base":"default","checks":{"__proto__":{"severity":"off"}}}', headers: JSON_TYPE, status: 400, code: 'validation_error' },
+    { name: '/profiles: a threshold of 1e308', method: 'POST', path: '/profiles', body: { name: 'x', kind: 'pdf', base: 'default', checks: { 'colour.tac': { thresholds: { max_percent: 1e308 } } } }, status: 400, code: 'validation_error' },
+    { name: '/profiles: a name of 10 000 characters', method: 'POST', path: '/profiles', body: { name: 'n'.repeat(10_000), kind: 'pdf', base: 'default' }, status: 400, code: 'validation_error' },
+    { name: '/profiles/{id}: PUT of an unclosed object', method: 'PUT', path: '/profiles/ads', raw: '{', headers: JSON_TYPE, status: 400 },
+    { name: '/profiles/{id}: PUT that is not JSON', method: 'PUT', path: '/profiles/ads', raw: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' }, status: 415, code: 'unsupported_media_type' },
     { name: '/uploads: a mimeType with a header injection', method: 'POST', path: '/uploads', body: { sizeBytes: 10, mimeType: 'application/pdf\r\nx-amz-acl: public-read' }, status: 400, code: 'validation_error' },
   );
   return out;

@@ -14,10 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-async function expect400(path: string, body: unknown, param: string | undefined, message?: RegExp | string) {
+async function expect400(path: string, body: unknown, param: string | undefined, message?: RegExp | string, code = 'validation_error') {
   const res = await call('POST', path, { body });
   expect(res.status, JSON.stringify(res.body)).toBe(400);
-  expect(res.body).toMatchObject({ error: true, code: 'validation_error', requestId: expect.any(String) });
+  expect(res.body).toMatchObject({ error: true, code, requestId: expect.any(String) });
   expect(res.body.param).toBe(param);
   expect(res.headers['x-request-id']).toBe(res.body.requestId);
   if (param) expect(res.body.message.startsWith(`${param}: `)).toBe(true);
@@ -49,7 +49,6 @@ describe('POST /jobs request validation', () => {
     ['more than 16 steps', { sources: [src({ steps: Array.from({ length: 17 }, () => ({ type: 'preflight' })) })] }, 'sources[0].steps'],
     ['an unknown step type', { sources: [src({ steps: [{ type: 'preflight' }, { type: 'ocr' }] })] }, 'sources[0].steps[1].type', /must be one of preflight, autofix, repreflight, validate, previews/],
     ['an unknown step field', { sources: [src({ steps: [{ type: 'preflight', profileId: 'default' }] })] }, 'sources[0].steps[0].profileId', /unknown field/],
-    ['an unknown preflight profile', { sources: [src({ steps: [{ type: 'preflight', params: { profileId: 'gwg-nope' } }] })] }, 'sources[0].steps[0].params.profileId', /unknown preflight profile "gwg-nope"/],
     ['a profileId of the wrong type', { sources: [src({ steps: [{ type: 'preflight', params: { profileId: 7 } }] })] }, 'sources[0].steps[0].params.profileId'],
     ['an unknown fix id', { sources: [src({ steps: [{ type: 'autofix', params: { items: ['boxes.normalize', 'magic'] } }] })] }, 'sources[0].steps[0].params.items[1]', /unknown fix "magic"/],
     ['fixParams of an unknown fix', { sources: [src({ steps: [{ type: 'autofix', params: { fixParams: { magic: {} } } }] })] }, 'sources[0].steps[0].params.fixParams.magic', /unknown fix "magic"/],
@@ -82,6 +81,14 @@ describe('POST /jobs request validation', () => {
 
   it.each(cases)('refuses %s', async (_what, body, param, message) => {
     await expect400('/jobs', body, param, message);
+  });
+
+  // A profile may be the account's own, so only the store can tell: 400 profile_not_found, not a schema error.
+  it('refuses an unknown preflight profile with profile_not_found at the field that named it', async () => {
+    const body = { sources: [src({ steps: [{ type: 'preflight', params: { profileId: 'gwg-nope' } }] })] };
+    await expect400('/jobs', body, 'sources[0].steps[0].params.profileId', /unknown preflight profile "gwg-nope"/, 'profile_not_found');
+    await expect400('/jobs/preflight', { sources: [{ url: URL_SOURCE, profileId: 'nope' }] }, 'sources[0].profileId', /unknown preflight profile/, 'profile_not_found');
+    await expect400('/jobs/fix', { sources: [{ url: URL_SOURCE, profileId: 'nope' }] }, 'sources[0].profileId', /unknown preflight profile/, 'profile_not_found');
   });
 
   it('refuses an empty JSON body as a missing object', async () => {
@@ -121,7 +128,6 @@ describe('POST /jobs request validation', () => {
 describe('convenience endpoint validation', () => {
   const cases: [string, string, unknown, string | undefined, (RegExp | string)?][] = [
     ['/jobs/preflight', 'steps (not taken here)', { sources: [src()] }, 'sources[0].steps', /unknown field/],
-    ['/jobs/preflight', 'an unknown profile', { sources: [{ url: URL_SOURCE, profileId: 'nope' }] }, 'sources[0].profileId', /unknown preflight profile/],
     ['/jobs/preflight', 'POST /jobs-only fields', { sources: [{ url: URL_SOURCE }], orderId: 'o' }, 'orderId', /unknown field/],
     ['/jobs/preflight', 'two locators', { sources: [{ url: URL_SOURCE, file: FILE }] }, 'sources[0]'],
     ['/jobs/preflight', 'no sources', { sources: [] }, 'sources'],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JobGraph, StepRecord, StepType, TaskRecord } from '../../../lambdas/domain/model';
-import { fixItems, resolveProfileId, validateProfiles } from '../../../lambdas/steps/step-params';
+import { fixItems, resolveProfile, resolveProfileId, validateProfiles } from '../../../lambdas/steps/step-params';
+import { findPreflightProfile } from '../../../lambdas/engine/profile-catalogue';
 import { fileAfterSteps, inputFileOf } from '../../../lambdas/steps/task-graph';
 import { derivedFileName, fileNameFromUrl, splitFileName, withExtension } from '../../../lambdas/domain/file-names';
 
@@ -35,6 +36,27 @@ describe('which profile a step applies', () => {
   it("falls back to the default profile when nothing says otherwise, ignoring preflights that did not finish", () => {
     const steps = [step(0, 'preflight', { status: 'error', runtimeParams: { profileId: 'x' } }), step(1, 'repreflight')];
     expect(resolveProfileId(graphOf(steps), steps[1]!)).toBe('default');
+  });
+});
+
+describe("an account's own profile", () => {
+  const ads = { ...findPreflightProfile('default')!, id: 'ads', name: 'Ads', base: 'default', version: 2 };
+
+  it('is the definition recorded on the step that names it, never a lookup by id', () => {
+    const s = step(0, 'preflight', { params: { profileId: 'ads' }, profile: ads });
+    expect(resolveProfile(graphOf([s]), s)).toBe(ads);
+  });
+
+  it('reaches autofix and repreflight after it through the preflight that recorded it', () => {
+    const steps = [
+      step(0, 'preflight', { status: 'done', params: { profileId: 'ads' }, profile: ads, runtimeParams: { profileId: 'ads', profileVersion: 2 } }),
+      step(1, 'autofix', { status: 'done', runtimeParams: { profileId: 'ads' } }),
+      step(2, 'repreflight', { status: 'done', runtimeParams: { profileId: 'ads', profileVersion: 2 } }),
+      step(3, 'autofix'),
+    ];
+    expect(resolveProfile(graphOf(steps), steps[1]!)).toBe(ads);
+    expect(resolveProfile(graphOf(steps), steps[2]!)).toBe(ads);
+    expect(resolveProfile(graphOf(steps), steps[3]!)).toBe(ads);
   });
 });
 

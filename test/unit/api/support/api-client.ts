@@ -62,6 +62,9 @@ export const HANDLER_MODULES: Record<string, () => HandlerModule> = {
   'create-upload': () => import('../../../../lambdas/api/create-upload'),
   'list-profiles': () => import('../../../../lambdas/api/list-profiles'),
   'get-profile': () => import('../../../../lambdas/api/get-profile'),
+  'create-profile': () => import('../../../../lambdas/api/create-profile'),
+  'replace-profile': () => import('../../../../lambdas/api/replace-profile'),
+  'delete-profile': () => import('../../../../lambdas/api/delete-profile'),
 };
 
 export function apiEvent(method: string, pathWithQuery: string, options: CallOptions = {}): APIGatewayProxyEvent {

@@ -386,6 +386,8 @@ export const profilesResponse = z.looseObject({
       resolves: z.array(z.string()),
       params: z.array(z.looseObject({ name: z.string(), type: z.enum(['number', 'boolean', 'string']), default: z.union([z.number(), z.boolean(), z.string()]), description: z.string() })),
       appearance: z.enum(['none', 'intended']),
+      runsAfter: z.array(z.string()).meta({ description: 'The fixes this one runs after when both run (it works on what they leave).' }),
+      order: z.number().int().meta({ description: 'Position in the order fixes are applied in (0 first), derived from runsAfter; a request\'s order of items does not matter.' }),
     }),
   ),
   optimize: z

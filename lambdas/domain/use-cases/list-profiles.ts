@@ -9,7 +9,7 @@
  *                   and for an account's own: base, version, changes, createdAt, updatedAt } ],
  *     thresholdSpecs: [ { check, name, type, unit, min?, max?, integer?, description } ],
  *     validateProfiles: [ { code, name, description, standard, coverage } ],
- *     fixes: [ { id, name, description, resolves, params, appearance } ],
+ *     fixes: [ { id, name, description, resolves, params, appearance, runsAfter, order } ],
  *     optimize: { accepts, options: [ { name, type, default, values?, min?, max?, description } ], fixIds },
  *     steps: [ { type, accepts, description, defaults } ] }
  *
@@ -25,6 +25,7 @@
 import {
   findPreflightProfile,
   FIXES,
+  fixOrder,
   OPTIMIZE_FIX_IDS,
   OPTIMIZE_PARAMS,
   PREFLIGHT_PROFILES,
@@ -73,7 +74,7 @@ export interface ProfilesListing {
   profiles: ListedProfile[];
   thresholdSpecs: ListedThresholdSpec[];
   validateProfiles: { code: string; name: string; description: string; standard: string; coverage: string }[];
-  fixes: { id: string; name: string; description: string; resolves: string[]; params: FixParamSpec[]; appearance: FixInfo['appearance'] }[];
+  fixes: { id: string; name: string; description: string; resolves: string[]; params: FixParamSpec[]; appearance: FixInfo['appearance']; runsAfter: string[]; order: number }[];
   optimize: { accepts: FileType[]; options: OptimizeParamInfo[]; fixIds: string[] };
   steps: { type: StepType; accepts: FileType[]; description: string; defaults: Record<string, unknown> }[];
 }
@@ -92,7 +93,11 @@ export function listProfiles(accountProfiles: readonly AccountProfileRecord[] = 
       standard: v.standard,
       coverage: v.coverage,
     })),
-    fixes: FIXES.map((f) => ({ id: f.id, name: f.name, description: f.description, resolves: [...f.resolves], params: f.params.map((p) => ({ ...p })), appearance: f.appearance })),
+    fixes: FIXES.map((f) => ({ id: f.id, name: f.name, description: f.description, resolves: [...f.resolves], params: f.params.map((p) => ({ ...p })),
+      appearance: f.appearance,
+      runsAfter: [...(f.runsAfter ?? [])],
+      order: fixOrder(f.id),
+    })),
     optimize: {
       accepts: [...STEP_CATALOGUE.optimize.accepts],
       options: OPTIMIZE_PARAMS.map((p) => ({ ...p, ...(p.values ? { values: [...p.values] } : {}) })),

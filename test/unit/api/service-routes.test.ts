@@ -40,6 +40,14 @@ describe('GET /profiles', () => {
     expect(res.body.steps.find((s: { type: string }) => s.type === 'autofix').accepts).toEqual(['pdf']);
   });
 
+  it('says for each fix what it runs after and its place in the order of application', async () => {
+    const res = await call('GET', '/profiles');
+    const fix = (id: string) => res.body.fixes.find((f: { id: string }) => f.id === id);
+    expect(fix('bleed.mirror').runsAfter).toContain('boxes.normalize');
+    expect(fix('boxes.normalize').order).toBeLessThan(fix('bleed.mirror').order);
+    expect(fix('pages.unrotate').order).toBe(0);
+  });
+
   it('lists the optimize step\'s options under optimize, each with its default and description, and optimize among the step types (docs/api.md §11 rule 11)', async () => {
     const res = await call('GET', '/profiles');
     expect(res.body.optimize.accepts).toEqual(['pdf', 'raster']);

@@ -21,6 +21,7 @@ import { removeFromPage } from '../../../lambdas/engine/autofix/interactive/anno
 import { pageAnnotations, printState } from '../../../lambdas/engine/autofix/interactive/appearance-placement';
 import { findFix, paramProblem } from '../../../lambdas/engine/profile-catalogue';
 import { openPdfFile } from '../../../lambdas/engine/core/load-pdf';
+import { contains, readPageBoxes, sameRect, setBox, type Rect } from '../../../lambdas/engine/core/page-boxes';
 import { preflight } from '../../../lambdas/engine/preflight';
 import { validate } from '../../../lambdas/engine/validate';
 import type { ValidateProfileCode } from '../../../step-definitions/catalogue';
@@ -92,7 +93,10 @@ const counts = (findings: { checkId: string; fix: { available: boolean; fixId: s
 async function appearanceOf(original: string, fixed: string): Promise<PageDifference[] | null> {
   const copies: string[] = [];
   try {
-    const before = await printedView(original, `${fixed}.before-print.pdf`, copies)
+    // The original is viewed on the fixed file's MediaBoxes: where a fix grew the page around its TrimBox, every renderer
+    // (ours, poppler, mupdf) places the seams of a tiling pattern a pixel apart on the larger page, though not one mark
+    // inside the TrimBox moved (realworld/pdfjs/colorkeymask.pdf after bleed.mirror; growing the MediaBox alone does it).
+    const before = await printedView(original, `${fixed}.before-print.pdf`, copies, await mediaBoxesOf(fixed).catch(() => null))
       .then((p) => trimImages(p))
       .catch(() => null);
     if (!before) return null;
@@ -108,23 +112,42 @@ async function appearanceOf(original: string, fixed: string): Promise<PageDiffer
 /**
  * The file as it prints: the previews engine renders the screen view, which also shows annotations that never
  * print (Print flag clear, Hidden, or Invisible of a type the reader does not know). A copy without them is written to `copyPath` when there are any (else the
- * file itself is returned), so that taking out such an annotation is not judged a change to the printed page:
+ * file itself is returned), so that taking out such an annotation is not judged a change to the printed page.
  * conformance/verapdf/PDF_A-4f/6.3 Annotations/6.3.2 …/6-3-2-t01-fail-a.pdf has a FileAttachment annotation without
  * /F (no flag set: it never prints, and preflight's annotations.in-trim rightly ignores it) whose paperclip icon
- * went with attachments.remove.
+ * went with attachments.remove. With `mediaBoxes`, the copy also takes those MediaBoxes (see appearanceOf).
  */
-async function printedView(file: string, copyPath: string, copies: string[]): Promise<string> {
+async function printedView(file: string, copyPath: string, copies: string[], mediaBoxes: Rect[] | null = null): Promise<string> {
   const { doc } = await openPdfFile(file);
-  let removed = 0;
-  for (const page of doc.getPages()) {
+  let changed = 0;
+  doc.getPages().forEach((page, i) => {
     // Judged as the fixes judge it (appearance-placement.ts): no Print flag, Hidden, or Invisible of an unknown type.
     const notPrinting = new Set(pageAnnotations(doc.context, page.node).filter((a) => printState(a) === 'never'));
-    if (notPrinting.size > 0) removed += removeFromPage(doc.context, page.node, notPrinting);
-  }
-  if (removed === 0) return file;
+    if (notPrinting.size > 0) changed += removeFromPage(doc.context, page.node, notPrinting);
+    const media = mediaBoxes?.[i];
+    const boxes = readPageBoxes(doc.context, page.node);
+    // Only a page grown around its old MediaBox: any other change of geometry is the fix's to answer for.
+    if (media && !sameRect(media, boxes.media) && contains(media, boxes.media)) {
+      // The finished area stays what it was: stated, so that it does not follow the new MediaBox.
+      setBox(doc.context, page.node, 'TrimBox', boxes.trim);
+      setBox(doc.context, page.node, 'MediaBox', media);
+      changed++;
+    }
+  });
+  if (changed === 0) return file;
   copies.push(copyPath);
   await writeFile(copyPath, await doc.save({ useObjectStreams: false, updateFieldAppearances: false }));
   return copyPath;
+}
+
+/** Each page's MediaBox as the file states it (inherited or its own). */
+async function mediaBoxesOf(file: string): Promise<Rect[]> {
+  const { doc, source } = await openPdfFile(file);
+  try {
+    return doc.getPages().map((p) => readPageBoxes(doc.context, p.node).media);
+  } finally {
+    source.close();
+  }
 }
 
 async function fixJob(req: Extract<AutofixRequest, { kind: 'fix' }>): Promise<Omit<Extract<AutofixAnswer, { kind: 'fix' }>, 'id' | 'ms'>> {

@@ -18,7 +18,9 @@
  *   lines), whose extracted
  *   text shrank (beyond what layers.flatten removes from hidden layers while
  *   printing the same), or — when every applied fix is one that must not change
- *   appearance — that prints differently inside the TrimBox; and any file
+ *   appearance or changes only the bleed — that prints differently inside the
+ *   TrimBox (compared at 36 dpi; a difference there is confirmed at 150 dpi,
+ *   see autofix-child.ts appearanceOf); and any file
  *   where autofix itself crashed or ran out of time.
  * - PDF/A: of the conformance corpus's expected-fail files, the failures in
  *   pdfa.prepare's scope (metadata and structure) that are gone after it, and
@@ -95,7 +97,7 @@ export function damageOf(o: FixFileOutcome): string | null {
 }
 
 /** Pages that print visibly differently: the finished area changed size, or its pixels moved beyond rounding. */
-const movedPages = (diffs: readonly PageDifference[]) => diffs.filter((d) => d.sizeChanged || d.rmse >= 0.01 || d.changedShare >= 0.001);
+export const movedPages = (diffs: readonly PageDifference[]) => diffs.filter((d) => d.sizeChanged || d.rmse >= 0.01 || d.changedShare >= 0.001);
 
 export function summariseFixes(outcomes: readonly FixFileOutcome[]): FixSummary {
   let fixable = 0;

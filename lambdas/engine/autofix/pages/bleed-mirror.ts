@@ -37,6 +37,7 @@ import { getDict, name } from '../../core/pdf-objects';
 import type { FixOutcome } from '../fix';
 import { fmt, matrixOps, wrapPageContent, type Matrix } from './page-transform';
 import { withoutTextShowing } from './strip-text';
+import { bleedMirrorReaches, TRIM_BEYOND_MEDIA } from '../../criteria/bleed-mirror-reach';
 
 /** The XObject name of the mirrored copy: also how a page already mirrored is recognised. */
 export const MIRROR_XOBJECT = 'PLBleedMirror';
@@ -62,6 +63,7 @@ export function mirrorBleed(doc: PDFDocument, order: OrderContext | null, defaul
     const trim = boxes.declared.TrimBox;
     if (!trim) return note('it has no TrimBox (boxes.normalize adds one)', i + 1);
     if (getDict(inheritedResources(node), 'XObject')?.has(name(MIRROR_XOBJECT))) return; // mirrored before
+    if (!bleedMirrorReaches(boxes.media, trim)) return note(TRIM_BEYOND_MEDIA, i + 1);
 
     const visible = boxes.crop;
     const perMm = 1 / (MM_PER_PT * boxes.userUnit);
@@ -98,7 +100,10 @@ export function mirrorBleed(doc: PDFDocument, order: OrderContext | null, defaul
     const form = sides.length > 0 ? mirrorForm(context, node, visible) : null;
     if (sides.length > 0 && !form) return note('its content could not be decoded', i + 1);
     const draws = stripsOf(trim, bleed, lacking).map(({ clip, m }) => `q ${clip.map(fmt).join(' ')} re W n ${matrixOps(m)} /${MIRROR_XOBJECT} Do Q`);
-    const clipOriginal = grown ? `${[visible[0], visible[1], visible[2] - visible[0], visible[3] - visible[1]].map(fmt).join(' ')} re W n` : '';
+    // Clipped to the area it showed only when something was painted beyond it: a clip that changes nothing
+    // still changes how renderers smooth the edges of images (realworld/pdfjs/colorkeymask.pdf).
+    const hiddenBeyond = content === null || !contains(visible, content, ON_TRIM);
+    const clipOriginal = grown && hiddenBeyond ? `${[visible[0], visible[1], visible[2] - visible[0], visible[3] - visible[1]].map(fmt).join(' ')} re W n` : '';
     const after = draws.length > 0 ? `/Artifact BMC\n${draws.join('\n')}\nEMC\n` : '';
     if (!wrapPageContent(context, node, clipOriginal, after)) return note('its content could not be decoded', i + 1);
     if (form) addXObject(context, node, form);

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { PDFName } from '@cantoo/pdf-lib';
+import { openPdfBytes } from '../../../../../lambdas/engine/core/load-pdf';
+import { contentBytes } from '../../../../../lambdas/engine/core/page-content';
 import { preflight } from '../../../../../lambdas/engine/preflight/index';
 import { boxesOf, buildPages, differingPixels, inkedPixels, picture, pixelAt, render, runFix, textOf, type Rect } from './fixtures';
 
@@ -128,6 +131,29 @@ describe('bleed.mirror', () => {
     const { bytes } = await runFix('bleed.mirror', before);
     expect(await textOf(bytes)).toEqual(await textOf(before));
     expect((await textOf(bytes))[0]!.match(/Proofline/g)).toHaveLength(1);
+  });
+
+  it('leaves alone a page whose TrimBox reaches beyond its MediaBox, and preflight does not offer it (realworld/pdfjs/issue1155r.pdf)', async () => {
+    // Growing such a page to its TrimBox plus bleed would make a finished page larger than the one that printed.
+    const before = await buildPages([{ mediaBox: [0, 0, 595, 842], trimBox: [0, 0, 1190, 1684], content: toTrim([0, 0, 595, 842]) }]);
+    const { outcome } = await runFix('bleed.mirror', before);
+    expect(outcome).toMatchObject({ count: 0, skipReason: expect.stringMatching(/TrimBox extends beyond its MediaBox/) });
+    const path = (await runFix('bleed.mirror', before, { params: { bleed_mm: 0 } })).path;
+    const finding = (await preflight({ path, fileType: 'pdf', profileId: 'default', context: null })).report.findings.find((f) => f.checkId === 'bleed.insufficient');
+    expect(finding?.fix.available).toBe(false);
+  });
+
+  it('clips the original content to the page it had only when something was painted beyond it (a clip changes how renderers smooth image edges)', async () => {
+    const media: Rect = [0, 0, 595, 842];
+    const clipsOriginal = async (content: string) => {
+      const { bytes } = await runFix('bleed.mirror', await buildPages([{ mediaBox: media, trimBox: media, content }]));
+      const { doc } = await openPdfBytes(bytes);
+      const text = Buffer.from(contentBytes(doc.context, doc.getPages()[0]!.node.get(PDFName.of('Contents')))!).toString('latin1');
+      return text.trimStart().startsWith(`q\n0 0 595 842 re W n`) || /^q\s+0 0 595 842 re W n/.test(text.trimStart());
+    };
+    expect(await clipsOriginal(toTrim(media))).toBe(false);
+    // A mark painted beyond the MediaBox stayed hidden; on the grown page it must stay hidden.
+    expect(await clipsOriginal(`${toTrim(media)}\n0 0 0 rg -20 300 10 10 re f`)).toBe(true);
   });
 
   it('skips pages without a TrimBox or without a bleed area, and empty pages, saying why', async () => {

@@ -9,7 +9,7 @@ import type { PdfCheckId } from './check-catalogue';
 import type { PdfPageFacts } from './pdf-facts';
 import type { PreflightSettings } from './settings';
 import { cap, dims } from './wording';
-import { bleedMirrorReaches } from '../criteria/bleed-mirror-reach';
+import { bleedMirrorReaches, pageContentDecodes } from '../criteria/bleed-mirror-reach';
 
 /** Box comparisons allow this much (pt) for rounding by the applications that write them. */
 const BOX_TOLERANCE = 0.1;
@@ -42,7 +42,7 @@ export function checkBoxes(pages: PdfPageFacts[], settings: PreflightSettings): 
         const room = Math.min(trim[0] - media[0], trim[1] - media[1], media[2] - trim[2], media[3] - trim[3]) * k;
         const fixId = room >= requiredBleed - 0.05 ? 'boxes.normalize' : 'bleed.mirror';
         // Neither fix can make bleed for a TrimBox larger than the page (criteria/bleed-mirror-reach.ts).
-        const fixable = bleedMirrorReaches(media, declared.TrimBox);
+        const fixable = fixId === 'boxes.normalize' || (bleedMirrorReaches(media, declared.TrimBox) && pageContentDecodes(p.inventory.limits));
         out.push({ checkId: 'bleed.insufficient', page: p.page, bbox: bleed, measured: { bleed_mm: p.bleedMm }, required: { required_mm: requiredBleed }, rank: least, fixId, fixable });
       }
     }

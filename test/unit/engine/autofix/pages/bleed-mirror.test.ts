@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PDFName } from '@cantoo/pdf-lib';
+import { PDFDocument, PDFName } from '@cantoo/pdf-lib';
 import { openPdfBytes } from '../../../../../lambdas/engine/core/load-pdf';
 import { contentBytes } from '../../../../../lambdas/engine/core/page-content';
 import { preflight } from '../../../../../lambdas/engine/preflight/index';
@@ -141,6 +141,19 @@ describe('bleed.mirror', () => {
     const path = (await runFix('bleed.mirror', before, { params: { bleed_mm: 0 } })).path;
     const finding = (await preflight({ path, fileType: 'pdf', profileId: 'default', context: null })).report.findings.find((f) => f.checkId === 'bleed.insufficient');
     expect(finding?.fix.available).toBe(false);
+  });
+
+  it('does not offer a page whose content streams do not decode: it could not draw the mirrored copies (realworld/pdfjs/PDFBOX-4352-0.pdf)', async () => {
+    const doc = await PDFDocument.create({ updateMetadata: false });
+    const page = doc.addPage([595, 842]);
+    page.node.set(PDFName.of('TrimBox'), doc.context.obj([0, 0, 595, 842]));
+    page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.stream('not flate data at all', { Filter: 'FlateDecode' })));
+    const bytes = await doc.save({ useObjectStreams: false });
+    expect((await runFix('bleed.mirror', bytes)).outcome).toMatchObject({ count: 0, skipReason: expect.stringMatching(/could not be decoded/) });
+    const path = (await runFix('bleed.mirror', bytes, { params: { bleed_mm: 0 } })).path;
+    const finding = (await preflight({ path, fileType: 'pdf', profileId: 'default', context: null })).report.findings.find((f) => f.checkId === 'bleed.insufficient');
+    expect(finding).toBeDefined();
+    expect(finding!.fix.available).toBe(false);
   });
 
   it('clips the original content to the page it had only when something was painted beyond it (a clip changes how renderers smooth image edges)', async () => {

@@ -73,7 +73,7 @@ export const VALIDATE_PROFILES: readonly ValidateProfileInfo[] = [
 ];
 
 /** The fix catalogue lives in fix-catalogue/ (one file per area). */
-export { FIXES, findFix, fixApplicationOrder, fixOrder, orderFixes, fixParams, fixParamsProblem, paramProblem, type FixInfo, type FixParamSpec } from './fix-catalogue';
+export { FIXES, findFix, fixApplicationOrder, fixOrder, orderFixes, fixParams, givenParams, fixParamsProblem, paramProblem, type FixInfo, type FixParamSpec } from './fix-catalogue';
 
 /** The optimize step's options with their defaults (import-free data, like the rest of this module). */
 export { OPTIMIZE_PARAMS, type OptimizeParamInfo } from './optimize/params';

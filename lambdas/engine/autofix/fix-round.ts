@@ -6,7 +6,7 @@
  * file is right (or stops trying).
  */
 import type { OrderContext } from '../../domain/model';
-import { findFix, fixParams, paramProblem, type FixInfo } from '../profile-catalogue';
+import { findFix, fixParams, givenParams } from '../profile-catalogue';
 import { openPdfFile, type OpenedPdf } from '../core/load-pdf';
 import { trackChanges } from '../core/writer/track-changes';
 import type { PreflightSettings } from '../preflight/settings';
@@ -75,7 +75,7 @@ async function fixAndSave(pdf: OpenedPdf, input: RoundInput): Promise<RoundResul
     }
     const params = fixParams(info, input.fixParams?.[fixId]);
     if (info.params.length > 0) paramsApplied[fixId] = params;
-    const outcome = await fix(pdf.doc, { order: input.context, params, header: pdf.header, settings: input.settings, explicit: explicitParams(info, input.fixParams?.[fixId]) });
+    const outcome = await fix(pdf.doc, { order: input.context, params, header: pdf.header, settings: input.settings, explicit: givenParams(info, input.fixParams?.[fixId]) });
     if (outcome.count > 0) {
       applied.push({ fixId, count: outcome.count, pages: outcome.pages });
       if (info.output === 'whole-file') wholeFileFix = true;
@@ -98,13 +98,6 @@ async function fixAndSave(pdf: OpenedPdf, input: RoundInput): Promise<RoundResul
     await assertLoads(input.outPath);
   }
   return { changed, applied, skipped, paramsApplied, savedAs, encrypted: pdf.encryption !== null };
-}
-
-/** The names of the parameters the request gave a valid value for (fix.ts paramOrThreshold: they win over thresholds). */
-function explicitParams(info: FixInfo, given: unknown): Set<string> {
-  if (!given || typeof given !== 'object' || Array.isArray(given)) return new Set();
-  const raw = given as Record<string, unknown>;
-  return new Set(info.params.filter((p) => raw[p.name] !== undefined && paramProblem(p, raw[p.name]) === null).map((p) => p.name));
 }
 
 /** What a fix that found nothing to do is reported with. */

@@ -48,11 +48,20 @@ export const orderFixes = (ids: readonly string[]): string[] => inApplicationOrd
  * outlive deployments, so the engine stays lenient.
  */
 export function fixParams(info: FixInfo, given: unknown): FixParamValues {
-  const raw = given && typeof given === 'object' && !Array.isArray(given) ? (given as Record<string, unknown>) : {};
+  const raw = givenObject(given);
+  const set = givenParams(info, given);
   const out: FixParamValues = {};
-  for (const p of info.params) out[p.name] = paramProblem(p, raw[p.name]) === null && raw[p.name] !== undefined ? (raw[p.name] as number | boolean | string) : p.default;
+  for (const p of info.params) out[p.name] = set.has(p.name) ? (raw[p.name] as number | boolean | string) : p.default;
   return info.relations?.defaults ? info.relations.defaults(out, raw) : out;
 }
+
+/** The parameters the request gave a valid value for (the rest take their defaults). */
+export function givenParams(info: FixInfo, given: unknown): Set<string> {
+  const raw = givenObject(given);
+  return new Set(info.params.filter((p) => raw[p.name] !== undefined && paramProblem(p, raw[p.name]) === null).map((p) => p.name));
+}
+
+const givenObject = (given: unknown): Record<string, unknown> => (given && typeof given === 'object' && !Array.isArray(given) ? (given as Record<string, unknown>) : {});
 
 /** Why this combination of (valid) parameters cannot be applied, or null. */
 export function fixParamsProblem(info: FixInfo, given: unknown): string | null {

@@ -19,7 +19,7 @@
 import type { PDFDocument } from '@cantoo/pdf-lib';
 import type { OrderContext } from '../../domain/model';
 import { union } from '../core/interpret/matrix';
-import { contains, intersect, MM_PER_PT, readPageBoxes, sameRect, setBox, type Rect } from '../core/page-boxes';
+import { contains, grownBy, intersect, MM_PER_PT, readPageBoxes, sameRect, setBox, type Rect } from '../core/page-boxes';
 import type { FixOutcome } from './fix';
 
 export function normalizeBoxes(doc: PDFDocument, context: OrderContext | null, requiredBleedMm?: number): FixOutcome {
@@ -45,10 +45,10 @@ export function normalizeBoxes(doc: PDFDocument, context: OrderContext | null, r
     }
 
     let bleed: Rect | null = declared.BleedBox;
-    if (bleedMm !== undefined) bleed = grown(trim, bleedMm * perMm);
+    if (bleedMm !== undefined) bleed = grownBy(trim, bleedMm * perMm);
     else if (requiredMm !== undefined && declared.BleedBox) {
       // Without a BleedBox the check measures to the CropBox, which becomes the MediaBox here: all the room there is.
-      const wanted = grown(trim, requiredMm * perMm);
+      const wanted = grownBy(trim, requiredMm * perMm);
       if (!contains(declared.BleedBox, wanted)) bleed = union(declared.BleedBox, wanted);
     }
     if (bleed) {
@@ -72,7 +72,6 @@ export function normalizeBoxes(doc: PDFDocument, context: OrderContext | null, r
   return { count: pages.length, pages, detail: 'pages whose boxes were changed' };
 }
 
-const grown = (r: Rect, by: number): Rect => [r[0] - by, r[1] - by, r[2] + by, r[3] + by];
 
 function centredArtwork(media: Rect, w: number, h: number): Rect | null {
   const mw = media[2] - media[0];

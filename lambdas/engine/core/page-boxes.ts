@@ -79,6 +79,9 @@ export function intersect(a: Rect, b: Rect): Rect | null {
 }
 
 /** True when `inner` lies within `outer`, allowing `tolerance` units of rounding. */
+/** The rectangle grown by `by` on every side. */
+export const grownBy = (r: Rect, by: number): Rect => [r[0] - by, r[1] - by, r[2] + by, r[3] + by];
+
 export function contains(outer: Rect, inner: Rect, tolerance = 0.01): boolean {
   return inner[0] >= outer[0] - tolerance && inner[1] >= outer[1] - tolerance && inner[2] <= outer[2] + tolerance && inner[3] <= outer[3] + tolerance;
 }

@@ -32,7 +32,7 @@ import type { OrderContext } from '../../../domain/model';
 import { pageInterpreter } from '../../core/interpret/interpret-document';
 import { union } from '../../core/interpret/matrix';
 import { contentBytes, inheritedResources } from '../../core/page-content';
-import { contains, intersect, MM_PER_PT, readPageBoxes, setBox, type Rect } from '../../core/page-boxes';
+import { contains, grownBy, intersect, MM_PER_PT, readPageBoxes, setBox, type Rect } from '../../core/page-boxes';
 import { getDict, name } from '../../core/pdf-objects';
 import type { FixOutcome } from '../fix';
 import { fmt, matrixOps, wrapPageContent, type Matrix } from './page-transform';
@@ -72,7 +72,7 @@ export function mirrorBleed(doc: PDFDocument, order: OrderContext | null, defaul
     let grown = false;
     if (requiredMm > 0) {
       const g = requiredMm * perMm;
-      const wanted: Rect = [trim[0] - g, trim[1] - g, trim[2] + g, trim[3] + g];
+      const wanted = grownBy(trim, g);
       if (!contains(bleed, wanted)) {
         bleed = union(bleed, wanted);
         if (!contains(media, bleed)) {

@@ -17,7 +17,7 @@ import type { AutofixStepResult } from '../domain/step-results';
 import { autofix } from '../engine/autofix';
 import { stepHandler, type StepWorker } from './step-runner';
 import { withinWorkBudget } from './work-budget';
-import { fixItems, fixParamsOf, profileIdOf, recommendedFixes, resolveProfile } from './step-params';
+import { fixItems, fixParamsOf, recommendedFixes, resolveProfile } from './step-params';
 import { keyExtension } from '../domain/blob-keys';
 import { derivedFileName, extensionForMime } from '../domain/file-names';
 import { sourceFileName } from './task-graph';
@@ -29,7 +29,6 @@ export const autofixWorker: StepWorker = {
     const items = fixItems(step);
     const recommended = await recommendedFixes(services.blobs, graph, step);
     const profile = resolveProfile(graph, step);
-    const profileId = profileIdOf(profile);
     const ext = keyExtension(inputFile.fileName).slice(1) || (extensionForMime(inputFile.mimeType) ?? 'pdf');
     const outPath = join(workDir, `fixed.${ext}`);
 
@@ -45,7 +44,8 @@ export const autofixWorker: StepWorker = {
     return {
       outcome: fix.changed ? 'fixed' : 'unchanged',
       result,
-      runtimeParams: { ...fix.runtimeParams, profileId: fix.runtimeParams.profileId ?? profileId },
+      // The engine names the profile it applied (and its version, for an account's own).
+      runtimeParams: fix.runtimeParams,
       outputs: fix.changed
         ? [
             {

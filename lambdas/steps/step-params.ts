@@ -41,9 +41,6 @@ export function resolveProfile(graph: JobGraph, step: StepRecord): string | Pref
   return profileIdOf(earlierProfile) === applied ? earlierProfile : applied;
 }
 
-/** The id of the profile a step applies (resolveProfile). */
-export const resolveProfileId = (graph: JobGraph, step: StepRecord): string => profileIdOf(resolveProfile(graph, step));
-
 /** The id of a profile as resolveProfile gives it. */
 export const profileIdOf = (profile: string | PreflightProfileInfo): string => (typeof profile === 'string' ? profile : profile.id);
 

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { JobGraph, StepRecord, StepType, TaskRecord } from '../../../lambdas/domain/model';
-import { fixItems, resolveProfile, resolveProfileId, validateProfiles } from '../../../lambdas/steps/step-params';
+import { fixItems, profileIdOf, resolveProfile, validateProfiles } from '../../../lambdas/steps/step-params';
+
+/** The id of the profile a step applies. */
+const resolveProfileId = (...args: Parameters<typeof resolveProfile>): string => profileIdOf(resolveProfile(...args));
 import { findPreflightProfile } from '../../../lambdas/engine/profile-catalogue';
 import { fileAfterSteps, inputFileOf } from '../../../lambdas/steps/task-graph';
 import { derivedFileName, fileNameFromUrl, splitFileName, withExtension } from '../../../lambdas/domain/file-names';

@@ -4,8 +4,10 @@
  *
  * Device spaces count where something is painted with them: a path filled or
  * stroked, text shown in a visible rendering mode, an image or image mask, a
- * shading; plus the /CS of a transparency group. Setting a colour that paints
- * nothing is no use. The graphics state the interpreter keeps already resolves
+ * shading; plus the /CS of a transparency group; and where a colour operator
+ * that names its space sets a colour (g/rg/k, G/RG/K, scn/SCN), painted or
+ * not. A space chosen with cs/CS (or a colour given with sc/SC) counts only
+ * once something is painted with it. The graphics state the interpreter keeps already resolves
  * Default* replacement, Indexed bases, Pattern underlying spaces and
  * Separation/DeviceN alternates, and ignores colour operators in uncoloured
  * glyphs and tiling patterns.
@@ -222,7 +224,11 @@ class ColourWatcher {
       case 'scn':
       case 'SCN': {
         const operand = o[o.length - 1];
-        if (!isName(operand) || at.frame.uncoloured) return;
+        if (at.frame.uncoloured) return;
+        const fill = name_ === 'scn';
+        const space = fill ? g.fillSpace : g.strokeSpace;
+        if (space.family !== 'Pattern') this.use(at, space, fill ? 'fill colour' : 'stroke colour', false);
+        if (!isName(operand)) return;
         const shading = patternShading(at.resource('Pattern', operand.name).obj);
         if (shading) this.walk(shading.get(name('ColorSpace')), at.resources);
         return;
@@ -268,7 +274,15 @@ class ColourWatcher {
       }
       default: {
         const device = DEVICE_OPS[name_];
-        if (device && !at.frame.uncoloured) this.walk(PDFName.of(device), at.resources);
+        if (!device || at.frame.uncoloured) return;
+        this.walk(PDFName.of(device), at.resources);
+        // Setting a device colour with g/rg/k (or a colour with scn/SCN) is a use of its space even if
+        // nothing is painted afterwards: ISO 19005 restricts where a device space "shall be used", and
+        // veraPDF's model links each such operator to the space it sets (OpColor.colorSpace), so
+        // `0 0 0 1 K` before a fill-only path fails with an RGB output intent. cs/CS and sc/SC are not
+        // uses by themselves; what they set counts when something is painted with it.
+        const fill = name_ === name_.toLowerCase();
+        this.use(at, this.spaces.ofOperand({ name: device }, at.resources) ?? this.spaces.ofObject(PDFName.of(device), at.resources), fill ? 'fill colour' : 'stroke colour', false);
       }
     }
   }

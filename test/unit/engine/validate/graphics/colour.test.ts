@@ -67,8 +67,19 @@ describe('device colour spaces (ISO 19005-2 6.2.4.3)', () => {
     expect(ids(await failuresOf(defaulted, '2b'))).toEqual([]);
   });
 
-  it('does not count a colour that is set but never painted with', async () => {
-    expect(ids(await failuresOf(await fileWith(noIntent(2), { content: '1 0 0 rg 0 1 0 RG' }), '2b'))).toEqual([]);
+  it('counts a device colour set by rg/RG/k/K/g/G or scn/SCN even when nothing is painted with it', async () => {
+    expect(ids(await failuresOf(await fileWith(noIntent(2), { content: '1 0 0 rg 0 1 0 RG' }), '2b'))).toEqual(['pdfa.colour.rgb']);
+    // The stroke colour is set, only a fill is painted (in DeviceGray, which the output intent allows).
+    expect(ids(await failuresOf(await fileWith(pdfaSpec(1, 'b'), { content: `0 0 0 1 K 0 g ${square}` }), '1b'))).toEqual(['pdfa.colour.cmyk']);
+    expect(ids(await failuresOf(await fileWith(pdfaSpec(2, 'b'), { content: `/DeviceCMYK cs 0 0 0 1 scn` }), '2b'))).toEqual(['pdfa.colour.cmyk']);
+    expect(ids(await failuresOf(await fileWith(pdfaSpec(1, 'b'), { content: `0 0 0 1 k` }), '1b'))).toEqual(['pdfa.colour.cmyk']);
+  });
+
+  it('does not count a space chosen by cs/CS or a colour given by sc/SC until something is painted with it', async () => {
+    expect(ids(await failuresOf(await fileWith(pdfaSpec(2, 'b'), { content: `/DeviceCMYK cs 0 0 0 1 sc /DeviceCMYK CS 0 0 0 1 SC 0 g ${square}` }), '2b'))).toEqual([]);
+    expect(ids(await failuresOf(await fileWith(pdfaSpec(2, 'b'), { content: `/DeviceCMYK cs 0 0 0 1 sc ${square}` }), '2b'))).toEqual(['pdfa.colour.cmyk']);
+    // The output intent is RGB (sRGB), so the same colours set in DeviceRGB pass.
+    expect(ids(await failuresOf(await fileWith(pdfaSpec(1, 'b'), { content: `1 0 0 RG 0 g ${square}` }), '1b'))).toEqual([]);
   });
 
   it('reports a device base of an Indexed space under 6.2.4.5 as well', async () => {

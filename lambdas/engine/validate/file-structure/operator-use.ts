@@ -7,9 +7,12 @@
  *
  * Everything is wrapped: a collector that throws would break every area's pass.
  */
-import { PDFName, type PDFStream } from '@cantoo/pdf-lib';
+import { PDFName, type PDFDict, type PDFStream } from '@cantoo/pdf-lib';
 import type { Operand, Operation } from '../../core/content-lexer';
 import type { ObservedStream } from '../../core/interpret/observer';
+import type { Within } from '../../core/interpret/types';
+import { inheritedResources } from '../../core/page-content';
+import { getDict, name as pdfName } from '../../core/pdf-objects';
 import type { ContentCollector } from '../content-collector';
 
 /** Every operator of ISO 32000-1 Table A.1 (ISO 32000-2 defines the same set). */
@@ -42,9 +45,13 @@ export interface ResourceUse extends OperationSite {
 }
 
 export interface OperatorUseFacts {
-  /** Names a nested stream without its own Resources resolved from its parent's resources. */
+  /**
+   * Names a stream's own resources do not define but the page's do: a nested
+   * stream (form, pattern, glyph, appearance, soft mask) falling back on the
+   * page, or page content whose Resources come from the page tree.
+   */
   inheritedResources: ResourceUse[];
-  /** Names no resource dictionary in effect defines. */
+  /** Names neither the stream's own resources nor the page's define. */
   undefinedResources: ResourceUse[];
   unknownOperators: UnknownOperator[];
   /** Deepest q nesting seen, and where. */
@@ -60,19 +67,24 @@ export const operatorUse: ContentCollector<OperatorUseFacts> = {
   create: () => {
     const facts: OperatorUseFacts = { inheritedResources: [], undefinedResources: [], unknownOperators: [], maxDepth: 0, deepest: null, inlineImages: [] };
     let page = 0;
-    /** Nested streams being run, innermost last, each with the q depth it started at. */
-    const streams: { stream: PDFStream; within: string; depth: number; ownResources: boolean }[] = [];
+    /** The page's resources (own or from the page tree), and whether they come from the page tree. */
+    let pageResources: PDFDict | undefined;
+    let pageInherits = false;
+    /** Nested streams being run, innermost last, each with the q depth it started at and its own resources. */
+    const streams: { stream: PDFStream; within: string; depth: number; own: PDFDict | undefined }[] = [];
     let depth = 0;
     const site = (within: string): OperationSite => ({ page, stream: streams[streams.length - 1]?.stream ?? null, within });
 
     return {
-      startPage(p: number) {
+      startPage(p: number, node: PDFDict) {
         page = p;
         depth = 0;
         streams.length = 0;
+        pageResources = inheritedResources(node);
+        pageInherits = !node.has(PDFName.of('Resources'));
       },
-      enterStream(stream: PDFStream, kind: string) {
-        streams.push({ stream, within: kind, depth, ownResources: stream.dict.has(PDFName.of('Resources')) });
+      enterStream(stream: PDFStream, kind: Within, at: ObservedStream) {
+        streams.push({ stream, within: kind, depth, own: ownResources(stream, kind, at) });
         // Each content stream's q/Q pairs nest on their own.
         depth = 0;
       },
@@ -104,13 +116,14 @@ export const operatorUse: ContentCollector<OperatorUseFacts> = {
             }
           }
           const named = resourceNamed(op);
-          if (named && within !== 'type3') {
-            const found = at.resource(named.category, named.name).obj !== undefined;
+          if (named) {
             const top = streams[streams.length - 1];
-            const use = { ...site(within), category: named.category, name: named.name };
-            if (!found) {
-              if (facts.undefinedResources.length < MAX_KEPT) facts.undefinedResources.push(use);
-            } else if (top && !top.ownResources && facts.inheritedResources.length < MAX_KEPT) facts.inheritedResources.push(use);
+            const own = top ? defines(top.own, named) : defines(pageResources, named) && !pageInherits;
+            if (!own) {
+              const use = { ...site(within), category: named.category, name: named.name };
+              const list = defines(pageResources, named) ? facts.inheritedResources : facts.undefinedResources;
+              if (list.length < MAX_KEPT) list.push(use);
+            }
           }
         } catch {
           // Observing must never break the content pass.
@@ -121,8 +134,28 @@ export const operatorUse: ContentCollector<OperatorUseFacts> = {
   },
 };
 
+/**
+ * The resources a nested stream itself brings, as ISO 32000 7.8.3 associates
+ * them: a form's, pattern's or appearance's own Resources, a Type 3 glyph's
+ * font's Resources (or, before PDF 2.0, the glyph stream's own). A name they
+ * lack is resolved from the page's resources (as a reader falling back would,
+ * and as veraPDF does: its PDResourcesHandler looks in the object's resources,
+ * then the page's, and calls the name inherited when the page had it), never
+ * from an enclosing form's.
+ */
+function ownResources(stream: PDFStream, kind: Within, at: ObservedStream): PDFDict | undefined {
+  const own = getDict(stream.dict, 'Resources');
+  if (own || kind !== 'type3') return own;
+  return at.gs.font?.type3?.resources;
+}
+
+function defines(resources: PDFDict | undefined, named: { category: Category; name: string }): boolean {
+  return getDict(resources, named.category)?.has(pdfName(named.name)) ?? false;
+}
+
 type Category = 'Font' | 'XObject' | 'ExtGState' | 'ColorSpace' | 'Pattern' | 'Shading' | 'Properties';
 const DEVICE_SPACES = new Set(['DeviceGray', 'DeviceRGB', 'DeviceCMYK', 'Pattern']);
+const INLINE_ABBREVIATIONS = new Set(['G', 'RGB', 'CMYK', 'I', 'Indexed']);
 
 /** The named resource an operation refers to, if any. */
 function resourceNamed(op: Operation): { category: Category; name: string } | null {
@@ -150,6 +183,13 @@ function resourceNamed(op: Operation): { category: Category; name: string } | nu
     case 'BDC':
     case 'DP':
       return (n = nameAt(1)) ? { category: 'Properties', name: n } : null;
+    case 'BI': {
+      // An inline image's colour space may name a ColorSpace resource (ISO 32000 8.9.7); abbreviations and device names are not resources.
+      const d = a[0];
+      const cs = d && typeof d === 'object' && 'dict' in d ? (d.dict['ColorSpace'] ?? d.dict['CS']) : undefined;
+      n = cs && typeof cs === 'object' && 'name' in cs ? cs.name : null;
+      return n && !DEVICE_SPACES.has(n) && !INLINE_ABBREVIATIONS.has(n) ? { category: 'ColorSpace', name: n } : null;
+    }
     default:
       return null;
   }

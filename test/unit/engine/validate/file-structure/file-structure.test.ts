@@ -203,5 +203,78 @@ describe('file structure rules', () => {
       expect(await ruleIds(bytes, '2b')).toContain('pdfa.content.inherited-resources');
       expect(await ruleIds(rawPdf({ header: '%PDF-2.0', content: 'BT /F9 12 Tf (A) Tj ET' }), '4')).toContain('pdfa.content.undefined-resource');
     });
+
+    /** A page whose Resources hold /F1, /GS0 and the form /X1, the form given `formDict` and `formContent`. */
+    const withForm = (formDict: string, formContent: string, header = '%PDF-1.7') =>
+      rawPdf({
+        header,
+        objects: {
+          3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> /ExtGState << /GS0 << /LW 2 >> >> /XObject << /X1 6 0 R >> >> >>',
+          6: stream(formContent, `/Type /XObject /Subtype /Form /BBox [0 0 10 10] ${formDict}`),
+        },
+        content: '/X1 Do',
+      });
+    const contentRules = async (bytes: Uint8Array, profile: ValidateProfileCode) =>
+      (await ruleIds(bytes, profile)).filter((id) => id.startsWith('pdfa.content.'));
+
+    it('a form whose own Resources lack a name the page defines relies on the page: inherited in 2b and 4, not undefined', async () => {
+      const borrowing = withForm('/Resources << >>', '/GS0 gs 0 0 5 5 re f');
+      expect(await contentRules(borrowing, '2b')).toEqual(['pdfa.content.inherited-resources']);
+      expect(await contentRules(withForm('/Resources << >>', '/GS0 gs 0 0 5 5 re f', '%PDF-2.0'), '4')).toEqual(['pdfa.content.inherited-resources']);
+      const own = withForm('/Resources << /ExtGState << /GS0 << /LW 2 >> >> >>', '/GS0 gs 0 0 5 5 re f');
+      expect(await contentRules(own, '2b')).toEqual([]);
+    });
+
+    it('a name neither the stream nor the page defines is undefined (PDF/A-4), even if an enclosing form defines it', async () => {
+      // X1 defines /GS7 and paints X2; X2 has its own (empty) Resources and uses /GS7, which only X1 has.
+      const bytes = rawPdf({
+        header: '%PDF-2.0',
+        objects: {
+          3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /XObject << /X1 6 0 R >> >> >>',
+          6: stream('/X2 Do', '/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << /ExtGState << /GS7 << /LW 2 >> >> /XObject << /X2 7 0 R >> >>'),
+          7: stream('/GS7 gs 0 0 5 5 re f', '/Type /XObject /Subtype /Form /BBox [0 0 10 10] /Resources << >>'),
+        },
+        content: '/X1 Do',
+      });
+      expect(await contentRules(bytes, '4')).toEqual(['pdfa.content.undefined-resource']);
+    });
+
+    it('page content using Resources inherited through the page tree relies on them (PDF/A-2 on), not on its own', async () => {
+      const inheriting = rawPdf({
+        objects: {
+          2: '<< /Type /Pages /Kids [3 0 R] /Count 1 /Resources << /ExtGState << /GS0 << /LW 2 >> >> >> >>',
+          3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>',
+        },
+        content: '/GS0 gs 0 0 5 5 re f',
+      });
+      expect(await contentRules(inheriting, '2b')).toEqual(['pdfa.content.inherited-resources']);
+      const own = rawPdf({
+        objects: { 3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /ExtGState << /GS0 << /LW 2 >> >> >> >>' },
+        content: '/GS0 gs 0 0 5 5 re f',
+      });
+      expect(await contentRules(own, '2b')).toEqual([]);
+    });
+
+    it('a Type 3 glyph procedure uses its font\'s Resources; one the font lacks comes from the page and is inherited', async () => {
+      const type3 = (fontResources: string) =>
+        rawPdf({
+          objects: {
+            3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /T3 5 0 R >> /ExtGState << /GS0 << /LW 2 >> >> >> >>',
+            5: `<< /Type /Font /Subtype /Type3 /FontBBox [0 0 1000 1000] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /a 6 0 R >> /Encoding << /Type /Encoding /Differences [97 /a] >> /FirstChar 97 /LastChar 97 /Widths [1000] ${fontResources} >>`,
+            6: stream('1000 0 d0 /GS0 gs 0 0 500 500 re f'),
+          },
+          content: 'BT /T3 12 Tf 72 720 Td (a) Tj ET',
+        });
+      expect(await contentRules(type3(''), '2b')).toEqual(['pdfa.content.inherited-resources']);
+      expect(await contentRules(type3('/Resources << /ExtGState << /GS0 << /LW 2 >> >> >>'), '2b')).toEqual([]);
+    });
+
+    it('an inline image naming a ColorSpace resource is a use of it; abbreviations and device names are not', async () => {
+      const page = (res: string) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << ${res} >> >>`;
+      const image = (cs: string) => `BI /W 1 /H 1 /BPC 8 /CS ${cs} ID \x80 EI`;
+      expect(await contentRules(rawPdf({ header: '%PDF-2.0', objects: { 3: page('') }, content: image('/CS0') }), '4')).toEqual(['pdfa.content.undefined-resource']);
+      expect(await contentRules(rawPdf({ header: '%PDF-2.0', objects: { 3: page('/ColorSpace << /CS0 /DeviceGray >>') }, content: image('/CS0') }), '4')).toEqual([]);
+      expect(await contentRules(rawPdf({ header: '%PDF-2.0', objects: { 3: page('') }, content: image('/G') }), '4')).toEqual([]);
+    });
   });
 });

@@ -4,15 +4,17 @@
  * Gray, RGB or CMYK colour space (PDF/A-1: ICC version 2.x or earlier; later
  * parts: 4.x or earlier); all output intents with a profile shall share one
  * profile object; no external profile (DestOutputProfileRef) in a PDF/X
- * output intent (PDF/A-2/3) or in any output intent (PDF/A-4). PDF/A-4 also
- * judges the output intents of pages.
+ * output intent (PDF/A-2/3) or in any output intent (PDF/A-4); PDF/A-1 also
+ * wants each profile stream's N to match its colour space. A page's own
+ * output intents (PDF 2.0 lets pages have them) are judged like the
+ * document's in every part, as veraPDF does: its page model links them too.
  */
 import { PDFDict, PDFRef, PDFStream } from '@cantoo/pdf-lib';
-import { getName, name, resolve, resolvedItems } from '../../core/pdf-objects';
+import { getName, getNumber, name, resolve, resolvedItems } from '../../core/pdf-objects';
 import { fact } from '../fact';
 import type { ValidationModel } from '../model';
 import { eachOf, type Rule } from '../rule';
-import { iccHeader } from './icc-profile';
+import { iccComponents, iccHeader } from './icc-profile';
 
 interface Intent {
   dict: PDFDict;
@@ -39,7 +41,6 @@ const intents = fact('colour.output-intents', (m: ValidationModel): Intent[] => 
   return out;
 });
 
-const inScope = (m: ValidationModel, part: number): Intent[] => intents(m).filter((i) => part === 4 || i.page === 0);
 const where = (i: Intent) => (i.page ? { page: i.page } : {});
 
 export const OUTPUT_INTENT_RULES: readonly Rule[] = [
@@ -51,7 +52,7 @@ export const OUTPUT_INTENT_RULES: readonly Rule[] = [
     test: (m, p) =>
       eachOf(
         // Every output intent's profile is judged (a PDF/X intent's too), and the PDF/A one must have a profile.
-        inScope(m, p.part).filter((i) => i.subtype === 'GTS_PDFA1' || i.dict.has(name('DestOutputProfile'))),
+        intents(m).filter((i) => i.subtype === 'GTS_PDFA1' || i.dict.has(name('DestOutputProfile'))),
         (i) => {
           const profile = resolve(m.context, i.dict.get(name('DestOutputProfile')));
           const h = profile instanceof PDFStream ? iccHeader(profile) : null;
@@ -76,12 +77,36 @@ export const OUTPUT_INTENT_RULES: readonly Rule[] = [
       ),
   },
   {
+    id: 'pdfa.output-intent.components',
+    clauses: { 1: '6.2.3.2' },
+    description: "The N entry of every output intent's DestOutputProfile stream shall be present and match the number of components of the profile's colour space (1, 3 or 4).",
+    // ISO 32000 requires N in every ICC profile stream, and PDF/A-1's rule on ICC profiles' N (6.2.3.2)
+    // is about profiles, not only ICCBased colour spaces: veraPDF's ICCOutputProfile is an ICCProfile,
+    // so its 1B 6.2.3.2-2 test (N present and consistent) applies to output intents' profiles too.
+    test: (m) =>
+      eachOf(
+        intents(m).flatMap((i) => {
+          const profile = resolve(m.context, i.dict.get(name('DestOutputProfile')));
+          const h = profile instanceof PDFStream ? iccHeader(profile) : null;
+          return profile instanceof PDFStream && h ? [{ i, profile, colourSpace: h.colourSpace }] : [];
+        }),
+        ({ profile, colourSpace }) => {
+          const n = getNumber(profile.dict, 'N');
+          return n !== undefined && iccComponents(colourSpace) === n;
+        },
+        ({ i, profile, colourSpace }) => {
+          const objectNumber = m.objectNumbers.of(profile);
+          return { ...where(i), ...(objectNumber !== undefined ? { objectNumber } : {}), context: `N is ${getNumber(profile.dict, 'N') ?? 'missing'}; the profile's colour space is "${colourSpace.trim()}"` };
+        },
+      ),
+  },
+  {
     id: 'pdfa.output-intent.single-profile',
     clauses: { 1: '6.2.2', 2: '6.2.3', 3: '6.2.3', 4: '6.2.3' },
     description: 'When an OutputIntents array has several entries, all those with a DestOutputProfile shall refer to the same indirect profile object.',
-    test: (m, p) => {
+    test: (m) => {
       const groups = new Map<number, Intent[]>();
-      for (const i of inScope(m, p.part)) groups.set(i.page, [...(groups.get(i.page) ?? []), i]);
+      for (const i of intents(m)) groups.set(i.page, [...(groups.get(i.page) ?? []), i]);
       const failures = [];
       let checked = 0;
       for (const [page, list] of groups) {
@@ -102,7 +127,7 @@ export const OUTPUT_INTENT_RULES: readonly Rule[] = [
     description: (p) => (p.part === 4 ? 'No output intent shall have the DestOutputProfileRef key (an external profile).' : 'No PDF/X output intent (S GTS_PDFX) shall have the DestOutputProfileRef key (an external profile).'),
     test: (m, p) =>
       eachOf(
-        inScope(m, p.part).filter((i) => p.part === 4 || i.subtype === 'GTS_PDFX'),
+        intents(m).filter((i) => p.part === 4 || i.subtype === 'GTS_PDFX'),
         (i) => !i.dict.has(name('DestOutputProfileRef')),
         (i) => ({ ...where(i), context: `${i.subtype ?? 'output'} intent uses DestOutputProfileRef` }),
       ),

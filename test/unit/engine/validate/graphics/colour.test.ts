@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PDFDict, PDFHexString, PDFName, type PDFDocument } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFStream, type PDFDocument } from '@cantoo/pdf-lib';
 import type { ValidateProfileCode } from '../../../../../step-definitions/catalogue';
 import { validate } from '../../../../../lambdas/engine/validate/index';
 import { buildPdf, mutatePdf, pdfaSpec, type PdfSpec } from '../../../../support/pdf-fixtures';
@@ -160,5 +160,38 @@ describe('output intents (6.2.3, PDF/A-1 6.2.2)', () => {
     expect(ids(await failuresOf(await fileWith(pdfaSpec(2, 'b'), { content: `1 0 0 rg ${square}` }), '2b'))).toEqual([]);
     const fs = await failuresOf(await fileWith({ ...pdfaSpec(2, 'b'), outputIntent: 'pdfa-no-profile' }, { content: '' }), '2b');
     expect(ids(fs)).toContain('pdfa.output-intent.profile');
+  });
+
+  /** A file of `spec` whose document output intent's profile stream has its N replaced (undefined removes it). */
+  const withIntentN = (spec: PdfSpec, n: number | undefined) =>
+    buildPdf(spec)
+      .then((base) =>
+        mutatePdf(base, (doc) => {
+          const intent = (doc.catalog.lookup(PDFName.of('OutputIntents')) as PDFArray).lookup(0, PDFDict);
+          const profile = intent.lookup(PDFName.of('DestOutputProfile')) as PDFStream;
+          if (n === undefined) profile.dict.delete(PDFName.of('N'));
+          else profile.dict.set(PDFName.of('N'), doc.context.obj(n));
+        }),
+      )
+      .then((bytes) => files.write(bytes, 'pdf'));
+
+  it("PDF/A-1 (6.2.3.2): the output intent profile stream's N is present and matches the profile's colour space", async () => {
+    expect(ids(await failuresOf(await withIntentN(pdfaSpec(1, 'b'), 3), '1b'))).toEqual([]);
+    const wrong = await failuresOf(await withIntentN(pdfaSpec(1, 'b'), 4), '1b');
+    expect(wrong.map((f) => [f.ruleId, f.clause])).toEqual([['pdfa.output-intent.components', '6.2.3.2']]);
+    expect(wrong[0]!.examples[0]!.context).toBe('N is 4; the profile\'s colour space is "RGB"');
+    expect(ids(await failuresOf(await withIntentN(pdfaSpec(1, 'b'), undefined), '1b'))).toEqual(['pdfa.output-intent.components']);
+    // Later parts have no such rule for output intents.
+    expect(ids(await failuresOf(await withIntentN(pdfaSpec(2, 'b'), 4), '2b'))).toEqual([]);
+  });
+
+  it("judges a page's own output intents in every part, as the document's", async () => {
+    const bytes = await mutatePdf(await buildPdf(pdfaSpec(2, 'b')), (doc) => {
+      const bad = iccProfile({ deviceClass: 'scnr' });
+      const intent = doc.context.obj({ Type: 'OutputIntent', S: 'GTS_PDFA1', OutputConditionIdentifier: 'x', DestOutputProfile: doc.context.register(doc.context.stream(bad, { N: 3 })) } as never);
+      doc.getPage(0).node.set(PDFName.of('OutputIntents'), doc.context.obj([intent]));
+    });
+    const fs = await failuresOf(files.write(bytes, 'pdf'), '2b');
+    expect(fs.find((f) => f.ruleId === 'pdfa.output-intent.profile')).toMatchObject({ clause: '6.2.3', examples: [{ page: 1 }] });
   });
 });

@@ -230,7 +230,10 @@ class ColourWatcher {
         if (space.family !== 'Pattern') this.use(at, space, fill ? 'fill colour' : 'stroke colour', false);
         if (!isName(operand)) return;
         const shading = patternShading(at.resource('Pattern', operand.name).obj);
-        if (shading) this.walk(shading.get(name('ColorSpace')), at.resources);
+        if (!shading) return;
+        this.walk(shading.get(name('ColorSpace')), at.resources);
+        // A shading pattern chosen as the colour is a use of the shading's space, as any colour set by scn/SCN.
+        this.use(at, this.spaces.ofObject(shading.get(name('ColorSpace')), at.resources), `${fill ? 'fill' : 'stroke'} colour (shading pattern)`, false);
         return;
       }
       case 'sh': {

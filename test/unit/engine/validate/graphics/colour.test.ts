@@ -73,6 +73,16 @@ describe('device colour spaces (ISO 19005-2 6.2.4.3)', () => {
     expect(ids(await failuresOf(await fileWith(pdfaSpec(1, 'b'), { content: `0 0 0 1 K 0 g ${square}` }), '1b'))).toEqual(['pdfa.colour.cmyk']);
     expect(ids(await failuresOf(await fileWith(pdfaSpec(2, 'b'), { content: `/DeviceCMYK cs 0 0 0 1 scn` }), '2b'))).toEqual(['pdfa.colour.cmyk']);
     expect(ids(await failuresOf(await fileWith(pdfaSpec(1, 'b'), { content: `0 0 0 1 k` }), '1b'))).toEqual(['pdfa.colour.cmyk']);
+    // A shading pattern in DeviceCMYK chosen as the fill colour, nothing painted.
+    const shadingPattern = await mutatePdf(await buildPdf(pdfaSpec(2, 'b')), (doc) => {
+      const fn = doc.context.obj({ FunctionType: 2, Domain: [0, 1], C0: [0, 0, 0, 0], C1: [0, 0, 0, 1], N: 1 } as never);
+      const shading = doc.context.obj({ ShadingType: 2, ColorSpace: 'DeviceCMYK', Coords: [0, 0, 1, 0], Function: fn } as never);
+      const pattern = doc.context.register(doc.context.obj({ PatternType: 2, Shading: shading } as never));
+      const node = doc.getPage(0).node;
+      (node.lookup(PDFName.of('Resources')) as PDFDict).set(PDFName.of('Pattern'), doc.context.obj({ P0: pattern }));
+      node.set(PDFName.of('Contents'), doc.context.register(doc.context.stream('/Pattern cs /P0 scn')));
+    });
+    expect(ids(await failuresOf(files.write(shadingPattern, 'pdf'), '2b'))).toEqual(['pdfa.colour.cmyk']);
   });
 
   it('does not count a space chosen by cs/CS or a colour given by sc/SC until something is painted with it', async () => {

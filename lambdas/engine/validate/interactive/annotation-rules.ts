@@ -102,8 +102,10 @@ export const ANNOTATION_RULES: readonly Rule[] = [
     description: 'An annotation shall not contain the C or IC colour arrays unless the PDF/A output intent profile is an RGB profile (those colours are device RGB).',
     test: (m) => {
       const rgbIntent = m.facts.outputIntents.some((oi) => oi.profile?.colourSpace === 'RGB ');
-      const coloured = annotations(m).filter((a) => a.dict.has(name('C')) || a.dict.has(name('IC')));
-      return eachOf(coloured, () => rgbIntent, (a) => annotationExample(a, `${a.dict.has(name('C')) ? 'C' : 'IC'} colour without an RGB output intent`));
+      // A colour is an array (ISO 32000-1 Table 164); veraPDF counts C and IC only when they are arrays, and so do we.
+      const colour = (a: AnnotationInfo, key: string) => a.dict.lookup(name(key)) instanceof PDFArray;
+      const coloured = annotations(m).filter((a) => colour(a, 'C') || colour(a, 'IC'));
+      return eachOf(coloured, () => rgbIntent, (a) => annotationExample(a, `${colour(a, 'C') ? 'C' : 'IC'} colour without an RGB output intent`));
     },
   },
   {

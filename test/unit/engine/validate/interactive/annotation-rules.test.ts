@@ -40,6 +40,14 @@ describe('PDF/A forms, 3D data and annotation colours', () => {
     };
     const f = await failureOf('pdfa.annotations.colour', pdfaSpec(1, 'B'), '1b', cmykIntent);
     expect(f).toMatchObject({ clause: '6.5.3', occurrences: 1, examples: [{ page: 1, objectNumber: expect.any(Number), context: 'Square annotation: C colour without an RGB output intent' }] });
+    // C and IC that are not arrays are no colours (veraPDF reads them as absent).
+    const notArrays = (d: PDFDocument) => {
+      cmykIntent(d);
+      const annot = (d.getPage(0).node.lookup(PDFName.of('Annots')) as PDFArray).lookup(0) as PDFDict;
+      annot.set(PDFName.of('C'), d.context.obj(0));
+      annot.set(PDFName.of('IC'), d.context.obj(null));
+    };
+    expect(await failureOf('pdfa.annotations.colour', pdfaSpec(1, 'B'), '1b', notArrays)).toBeUndefined();
   });
 });
 

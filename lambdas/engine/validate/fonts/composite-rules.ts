@@ -3,11 +3,12 @@
  * the CMap's, TrueType-based CIDFonts say how CIDs become glyph indices, and
  * CMaps travel with the file unless every reader has them.
  */
-import { PDFArray, PDFDict, PDFName, PDFStream } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFHexString, PDFName, PDFNull, PDFStream, PDFString, type PDFObject } from '@cantoo/pdf-lib';
 import { getName, getNumber, getText, name, resolve, streamBytes } from '../../core/pdf-objects';
 import type { ValidationModel } from '../model';
 import type { Example, Rule } from '../rule';
 import { CLAUSES, isPdfA1, PREDEFINED_CMAPS, predefinedOrdering } from './clauses';
+import { cmapProgramWMode } from './cmap-program';
 import { eachOf, fontExample, fontFacts, type FontFacts } from './font-model';
 
 interface SystemInfo {
@@ -49,23 +50,53 @@ function cidSystemInfoOk(m: ValidationModel, f: FontFacts, pdfa1: boolean): bool
   return font.supplement !== undefined && cmap.supplement !== undefined && font.supplement <= cmap.supplement;
 }
 
+/**
+ * The name a CMap goes by: a predefined CMap's name, or an embedded CMap
+ * stream's CMapName entry ('' when it has none). veraPDF judges a referenced
+ * CMap by this name only, not by what its program calls itself.
+ */
+function cmapName(m: ValidationModel, cmap: PDFObject | undefined): string {
+  if (cmap instanceof PDFName) return cmap.decodeText();
+  if (cmap instanceof PDFStream) {
+    const n = resolve(m.context, cmap.dict.get(name('CMapName')));
+    if (n instanceof PDFName) return n.decodeText();
+    if (n instanceof PDFString || n instanceof PDFHexString) return n.decodeText();
+  }
+  return '';
+}
+
+/**
+ * The font's CMap and every CMap it reaches through UseCMap entries, judged
+ * one after the other as veraPDF's CMap objects are (PDCMap, and
+ * PDReferencedCMap, which is a PDCMap too, with their CMapFile):
+ * - each is predefined (PDF/A-1: Identity-H or -V only) or embedded;
+ * - an embedded one has the same WMode in its dictionary and its program;
+ * - (PDF/A-2 and later) a referenced one is named like a predefined CMap,
+ *   whether it is given by name or as a stream whose CMapName is predefined
+ *   (an embedded copy of a predefined CMap is still that CMap).
+ * Only the UseCMap entry counts as a reference: veraPDF does not judge the
+ * operand of the program's own `usecmap` operator, and neither do we.
+ */
 function cmapProblems(m: ValidationModel, f: FontFacts, pdfa1: boolean): string | null {
-  const enc = resolve(m.context, f.dict.get(name('Encoding')));
   const known = (n: string): boolean => (pdfa1 ? /^Identity-[HV]$/.test(n) : PREDEFINED_CMAPS.has(n));
-  if (enc instanceof PDFName) return known(enc.decodeText()) ? null : `CMap ${enc.decodeText()} is neither predefined nor embedded`;
-  if (!(enc instanceof PDFStream)) return null;
-  const program = streamBytes(enc);
-  const text = program ? new TextDecoder('latin1').decode(program) : '';
-  const stated = /\/WMode\s+(\d+)\s+def/.exec(text);
-  const programWMode = stated ? Number(stated[1]) : 0;
-  const dictWMode = getNumber(enc.dict, 'WMode') ?? 0;
-  if (programWMode !== dictWMode) return `the CMap dictionary's WMode ${dictWMode} differs from its program's ${programWMode}`;
-  const uses = resolve(m.context, enc.dict.get(name('UseCMap')));
-  if (uses instanceof PDFName && !known(uses.decodeText())) return `the CMap uses ${uses.decodeText()}, which is not predefined`;
-  if (!pdfa1 && uses instanceof PDFStream) return 'the CMap uses another embedded CMap; only predefined CMaps may be referenced';
-  if (!pdfa1) {
-    const used = /\/([^\s/]+)\s+usecmap/.exec(text);
-    if (used && !(uses instanceof PDFStream) && !PREDEFINED_CMAPS.has(used[1]!)) return `the CMap program uses ${used[1]}, which is not predefined`;
+  const seen = new Set<PDFObject>();
+  let cmap: PDFObject | undefined = resolve(m.context, f.dict.get(name('Encoding')));
+  // Encoding that is neither a name nor a stream is not a CMap: other rules judge it.
+  if (!(cmap instanceof PDFName || cmap instanceof PDFStream)) return null;
+  for (let referenced = false; cmap !== undefined && !seen.has(cmap); referenced = true) {
+    seen.add(cmap);
+    const cmapLabel = cmapName(m, cmap) || '(unnamed)';
+    if (!(cmap instanceof PDFStream)) {
+      if (known(cmapName(m, cmap))) return null;
+      return referenced ? `the CMap uses ${cmapLabel}, which is neither predefined nor embedded` : `CMap ${cmapLabel} is neither predefined nor embedded`;
+    }
+    if (referenced && !pdfa1 && !PREDEFINED_CMAPS.has(cmapName(m, cmap))) return `the CMap uses the embedded CMap ${cmapLabel}; only predefined CMaps may be referenced`;
+    const program = streamBytes(cmap);
+    const programWMode = program ? cmapProgramWMode(program) : 0;
+    const dictWMode = getNumber(cmap.dict, 'WMode') ?? 0;
+    if (programWMode !== dictWMode) return `the CMap ${cmapLabel} has WMode ${dictWMode} in its dictionary but ${programWMode} in its program`;
+    cmap = resolve(m.context, cmap.dict.get(name('UseCMap')));
+    if (cmap === PDFNull) cmap = undefined;
   }
   return null;
 }

@@ -9,7 +9,7 @@ import { PDFArray, PDFDict, PDFStream } from '@cantoo/pdf-lib';
 import { getName, name } from '../../core/pdf-objects';
 import type { StandardProfile } from '../profiles';
 import { eachOf, type Rule } from '../rule';
-import { annotationExample, annotations, annotNumber, appearanceKeys, FLAG, hasFlag, isAppearanceSubdictionary, isZeroSize, type AnnotationInfo } from './annotations';
+import { annotationExample, annotations, annotNumber, appearanceKeys, FLAG, hasFlag, holdsAppearanceStreams, isZeroSize, type AnnotationInfo } from './annotations';
 
 /** Annotation types of PDF 1.4 (PDF/A-1), less FileAttachment, Sound and Movie. */
 const PDFA1_TYPES = ['Text', 'Link', 'FreeText', 'Line', 'Square', 'Circle', 'Highlight', 'Underline', 'Squiggly', 'StrikeOut', 'Stamp', 'Ink', 'Popup', 'Widget', 'PrinterMark', 'TrapNet'];
@@ -41,6 +41,16 @@ const flagNames = (a: AnnotationInfo, p: StandardProfile): string[] => {
   return bad;
 };
 
+/**
+ * A widget of a button field: FT Btn on the widget or inherited from its
+ * parent fields (veraPDF reads FT the same way, from the nearest dictionary
+ * up the Parent chain that has it). Every kind of button counts, push
+ * buttons too, whatever the Ff flags say: ISO 19005-1 Cor.2 (2011) asks a
+ * subdictionary of any Btn widget, and veraPDF (PDFA-1B 6.5.3-5, PDFA-2B and
+ * PDFA-4 6.3.3-3) applies it to a push button with its one appearance as
+ * well, following the TWG's reading that a button's N is a subdictionary
+ * even when the button has a single state.
+ */
 const isButtonWidget = (a: AnnotationInfo) => a.subtype === 'Widget' && a.fieldType === 'Btn';
 
 export const ANNOTATION_RULES: readonly Rule[] = [
@@ -92,8 +102,10 @@ export const ANNOTATION_RULES: readonly Rule[] = [
     description: 'An annotation shall not contain the C or IC colour arrays unless the PDF/A output intent profile is an RGB profile (those colours are device RGB).',
     test: (m) => {
       const rgbIntent = m.facts.outputIntents.some((oi) => oi.profile?.colourSpace === 'RGB ');
-      const coloured = annotations(m).filter((a) => a.dict.has(name('C')) || a.dict.has(name('IC')));
-      return eachOf(coloured, () => rgbIntent, (a) => annotationExample(a, `${a.dict.has(name('C')) ? 'C' : 'IC'} colour without an RGB output intent`));
+      // A colour is an array (ISO 32000-1 Table 164); veraPDF counts C and IC only when they are arrays, and so do we.
+      const colour = (a: AnnotationInfo, key: string) => a.dict.lookup(name(key)) instanceof PDFArray;
+      const coloured = annotations(m).filter((a) => colour(a, 'C') || colour(a, 'IC'));
+      return eachOf(coloured, () => rgbIntent, (a) => annotationExample(a, `${colour(a, 'C') ? 'C' : 'IC'} colour without an RGB output intent`));
     },
   },
   {
@@ -104,22 +116,22 @@ export const ANNOTATION_RULES: readonly Rule[] = [
     test: (m, p) => {
       const exempt = p.part === 4 ? NO_APPEARANCE_NEEDED : NO_APPEARANCE_NEEDED.slice(0, 2);
       const needing = annotations(m).filter((a) => !exempt.includes(a.subtype ?? '') && !isZeroSize(a));
-      return eachOf(needing, (a) => a.hasAP, (a) => annotationExample(a, 'no appearance dictionary (AP)'));
+      return eachOf(needing, (a) => a.ap !== undefined, (a) => annotationExample(a, noAppearanceDictionary(a)));
     },
   },
   {
     id: 'pdfa.forms.widget-appearance',
     clauses: { 1: '6.9' },
     description: 'Every form field widget shall have an appearance dictionary (AP) for the field’s data.',
-    test: (m) => eachOf(annotations(m).filter((a) => a.subtype === 'Widget'), (a) => a.hasAP, (a) => annotationExample(a, 'no appearance dictionary (AP)')),
+    test: (m) => eachOf(annotations(m).filter((a) => a.subtype === 'Widget'), (a) => a.ap !== undefined, (a) => annotationExample(a, noAppearanceDictionary(a))),
   },
   {
     id: 'pdfa.annotations.appearance-normal-only',
     clauses: { 1: '6.5.3', 2: '6.3.3', 3: '6.3.3', 4: '6.3.3' },
     description: 'An appearance dictionary (AP) shall contain only the N (normal appearance) key: no rollover or down appearances.',
     test: (m) => {
-      const withAP = annotations(m).filter((a) => a.hasAP);
-      return eachOf(withAP, (a) => a.ap !== undefined && appearanceKeys(a).length === 1 && appearanceKeys(a)[0] === 'N', (a) => annotationExample(a, a.ap ? `AP has ${appearanceKeys(a).join(', ') || 'no keys'}` : 'AP is not a dictionary'));
+      const withAP = annotations(m).filter((a) => a.ap !== undefined);
+      return eachOf(withAP, (a) => hasNormalOnly(a), (a) => annotationExample(a, `AP has ${appearanceKeys(a).join(', ') || 'no keys'}`));
     },
   },
   {
@@ -130,7 +142,7 @@ export const ANNOTATION_RULES: readonly Rule[] = [
       const buttons = annotations(m).filter((a) => isButtonWidget(a) && hasNormalOnly(a));
       return eachOf(buttons, (a) => {
         const n = a.ap!.lookup(name('N'));
-        return n instanceof PDFDict && isAppearanceSubdictionary(n);
+        return n instanceof PDFDict && holdsAppearanceStreams(n);
       }, (a) => annotationExample(a, 'button N is not an appearance subdictionary'));
     },
   },
@@ -144,6 +156,8 @@ export const ANNOTATION_RULES: readonly Rule[] = [
     },
   },
 ];
+
+const noAppearanceDictionary = (a: AnnotationInfo): string => (a.apMalformed ? 'AP is not a dictionary' : 'no appearance dictionary (AP)');
 
 /** The appearance rules on N judge dictionaries that hold only N; other keys are the normal-only rule's failure. */
 function hasNormalOnly(a: AnnotationInfo): boolean {

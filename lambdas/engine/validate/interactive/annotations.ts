@@ -26,10 +26,15 @@ export interface AnnotationInfo {
   rect: [number, number, number, number] | null;
   /** FT of the widget's field, inherited through Parent; null for other annotations. */
   fieldType: string | null;
-  /** The AP dictionary, when present and a dictionary. */
+  /**
+   * The AP dictionary, when present and a dictionary. An AP of another type is
+   * read as no AP, as veraPDF reads it (its annotation's AP is the dictionary
+   * or nothing): the rules that want an AP fail it, the rules on an AP's
+   * entries have nothing to judge.
+   */
   ap: PDFDict | undefined;
-  /** AP is present (even when malformed). */
-  hasAP: boolean;
+  /** AP is present but not a dictionary: only to say so in a failure. */
+  apMalformed: boolean;
 }
 
 export const annotations = fact('annotations', (m): AnnotationInfo[] => {
@@ -59,7 +64,7 @@ export const annotations = fact('annotations', (m): AnnotationInfo[] => {
         rect: rectOf(a),
         fieldType: subtype === 'Widget' ? inheritedFieldType(a) : null,
         ap: ap instanceof PDFDict ? ap : undefined,
-        hasAP: ap !== undefined,
+        apMalformed: ap !== undefined && !(ap instanceof PDFDict),
       });
     }
   });
@@ -94,15 +99,22 @@ export function normalAppearance(a: AnnotationInfo): PDFDict | PDFStream | undef
   return n instanceof PDFStream || n instanceof PDFDict ? n : undefined;
 }
 
-/** Keys of the appearance dictionary (`N`, `R`, `D`). */
+/**
+ * Keys of the appearance dictionary (`N`, `R`, `D`). A key whose value is
+ * written as null is no entry (ISO 32000-1 7.3.7), and veraPDF drops it when
+ * it reads the dictionary: `/AP << /N … /D null >>` holds only N.
+ */
 export function appearanceKeys(a: AnnotationInfo): string[] {
-  return a.ap ? a.ap.keys().map((k) => k.decodeText()) : [];
+  return a.ap ? a.ap.keys().filter((k) => a.ap!.get(k) !== undefined).map((k) => k.decodeText()) : [];
 }
 
-/** The appearance subdictionary of a button: one appearance stream per state. */
-export function isAppearanceSubdictionary(d: PDFDict): boolean {
-  const values = d.values();
-  return values.length > 0 && values.every((v) => d.context.lookup(v) instanceof PDFStream);
+/**
+ * An appearance subdictionary (one appearance stream per state) that holds
+ * at least one appearance stream. veraPDF's test (containsAppearances) asks
+ * no more: entries of other types beside the streams are passed over.
+ */
+export function holdsAppearanceStreams(d: PDFDict): boolean {
+  return d.values().some((v) => d.context.lookup(v) instanceof PDFStream);
 }
 
 export function annotationExample(a: AnnotationInfo, what?: string): Example {

@@ -3,7 +3,7 @@
  * shipped by pdfjs-dist), and the profile fixtures they are put into.
  */
 import { readFileSync } from 'node:fs';
-import { PDFDict, PDFName, type PDFContext, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
+import { PDFDict, PDFName, PDFString, type PDFContext, type PDFDocument, type PDFRef } from '@cantoo/pdf-lib';
 import type { ValidateProfileCode } from '../../../../../step-definitions/catalogue';
 import { validate } from '../../../../../lambdas/engine/validate/index';
 import { readTrueType } from '../../../../../lambdas/engine/validate/fonts/truetype';
@@ -64,3 +64,32 @@ export const failure = async (profile: ValidateProfileCode, bytes: Uint8Array, i
 
 /** Page content showing HI in font F1. */
 export const TEXT = 'BT /F1 24 Tf 72 700 Td (HI) Tj ET';
+
+/** A ToUnicode CMap with the given bfchar/bfrange sections. */
+export const toUnicode = (ctx: PDFContext, entries: string) =>
+  ctx.register(ctx.flateStream(`/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n1 begincodespacerange <00> <FF> endcodespacerange\n${entries}\nendcmap CMapName currentdict /CMap defineresource pop end end`));
+
+/** A Type 0 font with a CIDFontType2 descendant around Liberation Sans (CIDs are glyph indices). */
+export function type0(options: { encoding?: unknown; cidToGid?: boolean; systemInfo?: [string, string, number]; subset?: boolean; cidSet?: Uint8Array } = {}) {
+  return (ctx: PDFContext): PDFRef => {
+    const name = `${options.subset ? 'ABCDEF+' : ''}LiberationSans`;
+    const fontFile = ctx.register(ctx.flateStream(TTF, { Length1: TTF.length }));
+    const [reg, ord, sup] = options.systemInfo ?? ['Adobe', 'Identity', 0];
+    const descriptor = ctx.obj({ Type: 'FontDescriptor', FontName: name, Flags: 4, FontBBox: [-203, -303, 1050, 910], ItalicAngle: 0, Ascent: 905, Descent: -212, CapHeight: 729, StemV: 80, FontFile2: fontFile } as never) as unknown as PDFDict;
+    if (options.cidSet) descriptor.set(PDFName.of('CIDSet'), ctx.register(ctx.flateStream(options.cidSet)));
+    const cidFont = ctx.obj({
+      Type: 'Font',
+      Subtype: 'CIDFontType2',
+      BaseFont: name,
+      CIDSystemInfo: ctx.obj({ Registry: PDFString.of(reg), Ordering: PDFString.of(ord), Supplement: sup } as never),
+      FontDescriptor: ctx.register(descriptor),
+      W: [gidOf('H'), [advance('H'), advance('I')]],
+    } as never) as unknown as PDFDict;
+    if (options.cidToGid !== false) cidFont.set(PDFName.of('CIDToGIDMap'), PDFName.of('Identity'));
+    const encoding = options.encoding ?? PDFName.of('Identity-H');
+    return ctx.register(ctx.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: name, Encoding: encoding as never, DescendantFonts: [ctx.register(cidFont)], ToUnicode: toUnicode(ctx, '') } as never));
+  };
+}
+const hex4 = (n: number) => n.toString(16).padStart(4, '0');
+/** Page content showing HI in the Type 0 font F1 (two-byte codes that are glyph indices). */
+export const HI = `BT /F1 24 Tf 72 700 Td <${hex4(gidOf('H'))}${hex4(gidOf('I'))}> Tj ET`;

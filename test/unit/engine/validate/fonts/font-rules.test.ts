@@ -5,40 +5,14 @@
  * descendant, and as Type 3 fonts.
  */
 import { describe, expect, it } from 'vitest';
-import { PDFDict, PDFName, PDFRef, PDFString, type PDFContext, type PDFDocument } from '@cantoo/pdf-lib';
+import { PDFName, PDFRef, PDFString, type PDFContext, type PDFDocument } from '@cantoo/pdf-lib';
 import type { ValidateProfileCode } from '../../../../../step-definitions/catalogue';
-import { advance, failures, gidOf, ids, LIBERATION, simpleTrueType, TTF, WIDTHS, withFont } from './font-fixtures';
+import { failures, HI, ids, LIBERATION, simpleTrueType, toUnicode, type0, WIDTHS, withFont } from './font-fixtures';
 
 const FONT_RULE = /^(pdfa\.|pdfua\.)?fonts\./;
 const fontIds = async (profile: ValidateProfileCode, bytes: Uint8Array) => (await ids(profile, bytes)).filter((id) => FONT_RULE.test(id));
 
 
-const toUnicode = (ctx: PDFContext, entries: string) =>
-  ctx.register(ctx.flateStream(`/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n1 begincodespacerange <00> <FF> endcodespacerange\n${entries}\nendcmap CMapName currentdict /CMap defineresource pop end end`));
-
-/** A Type 0 font with a CIDFontType2 descendant around Liberation Sans (CIDs are glyph indices). */
-function type0(options: { encoding?: unknown; cidToGid?: boolean; systemInfo?: [string, string, number]; subset?: boolean; cidSet?: Uint8Array } = {}) {
-  return (ctx: PDFContext): PDFRef => {
-    const name = `${options.subset ? 'ABCDEF+' : ''}LiberationSans`;
-    const fontFile = ctx.register(ctx.flateStream(TTF, { Length1: TTF.length }));
-    const [reg, ord, sup] = options.systemInfo ?? ['Adobe', 'Identity', 0];
-    const descriptor = ctx.obj({ Type: 'FontDescriptor', FontName: name, Flags: 4, FontBBox: [-203, -303, 1050, 910], ItalicAngle: 0, Ascent: 905, Descent: -212, CapHeight: 729, StemV: 80, FontFile2: fontFile } as never) as unknown as PDFDict;
-    if (options.cidSet) descriptor.set(PDFName.of('CIDSet'), ctx.register(ctx.flateStream(options.cidSet)));
-    const cidFont = ctx.obj({
-      Type: 'Font',
-      Subtype: 'CIDFontType2',
-      BaseFont: name,
-      CIDSystemInfo: ctx.obj({ Registry: PDFString.of(reg), Ordering: PDFString.of(ord), Supplement: sup } as never),
-      FontDescriptor: ctx.register(descriptor),
-      W: [gidOf('H'), [advance('H'), advance('I')]],
-    } as never) as unknown as PDFDict;
-    if (options.cidToGid !== false) cidFont.set(PDFName.of('CIDToGIDMap'), PDFName.of('Identity'));
-    const encoding = options.encoding ?? PDFName.of('Identity-H');
-    return ctx.register(ctx.obj({ Type: 'Font', Subtype: 'Type0', BaseFont: name, Encoding: encoding as never, DescendantFonts: [ctx.register(cidFont)], ToUnicode: toUnicode(ctx, '') } as never));
-  };
-}
-const hex4 = (n: number) => n.toString(16).padStart(4, '0');
-const HI = `BT /F1 24 Tf 72 700 Td <${hex4(gidOf('H'))}${hex4(gidOf('I'))}> Tj ET`;
 
 /** A Type 3 font with one square glyph `a` whose procedure says it is `procWidth` wide. */
 function type3(dictWidth: number, procWidth: number, glyphName = 'a') {
@@ -121,26 +95,6 @@ describe('composite fonts', () => {
     expect(r.map((x) => x.ruleId)).not.toContain('fonts.cmaps');
     const same = type0({ encoding: PDFName.of('UniJIS-UCS2-H'), systemInfo: ['Adobe', 'Japan1', 4] });
     expect(await ids('4', await withFont('4', same, HI))).not.toContain('fonts.cid-system-info');
-  });
-
-  it('fails a CMap that is neither predefined nor embedded, and one whose WMode disagrees with its program', async () => {
-    expect(await ids('2b', await withFont('2b', type0({ encoding: PDFName.of('Custom-H') }), HI))).toContain('fonts.cmaps');
-    // PDF/A-1 knows only Identity-H and Identity-V without embedding.
-    expect(await ids('1b', await withFont('1b', type0({ encoding: PDFName.of('UniJIS-UCS2-H'), systemInfo: ['Adobe', 'Japan1', 4] }), HI))).toContain('fonts.cmaps');
-    const cmap = (ctx: PDFContext, programWMode: number) =>
-      ctx.register(
-        ctx.flateStream(`/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Test-H def /WMode ${programWMode} def\n1 begincodespacerange <0000> <FFFF> endcodespacerange\n1 begincidrange <0000> <FFFF> 0 endcidrange\nendcmap CMapName currentdict /CMap defineresource pop end end`, {
-          Type: 'CMap',
-          CMapName: 'Test-H',
-          WMode: 0,
-          CIDSystemInfo: ctx.obj({ Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 } as never),
-        } as never),
-      );
-    const mismatched = (ctx: PDFContext) => type0({ encoding: cmap(ctx, 1) })(ctx);
-    const r = await failures('ua1', await withFont('ua1', mismatched, HI));
-    expect(r.find((x) => x.ruleId === 'fonts.cmaps')).toMatchObject({ clause: '7.21.3.3' });
-    const matched = (ctx: PDFContext) => type0({ encoding: cmap(ctx, 0) })(ctx);
-    expect(await ids('ua1', await withFont('ua1', matched, HI))).not.toContain('fonts.cmaps');
   });
 });
 

@@ -28,7 +28,8 @@ function isUtf8(n: PDFName): boolean {
 
 /**
  * Names the standard requires to be UTF-8: font names (BaseFont, FontName),
- * colourant names of Separation and DeviceN spaces, and structure types.
+ * colourant names of Separation and DeviceN spaces, and structure types
+ * (of elements, and both sides of the role map).
  */
 const textualNames = fact('file-structure/textual-names', (m): NamedValue[] => {
   const out: NamedValue[] = [];
@@ -48,7 +49,14 @@ const textualNames = fact('file-structure/textual-names', (m): NamedValue[] => {
     collectColourants(obj, ref.objectNumber, out, 0);
   }
   const roleMap = getDict(getDict(m.catalog, 'StructTreeRoot'), 'RoleMap');
-  if (roleMap) for (const [k] of roleMap.entries()) out.push({ role: 'structure type', name: k, objectNumber: undefined });
+  // A role map's values are structure types too (what a custom type maps to): veraPDF judges both sides.
+  if (roleMap) {
+    for (const [k, v] of roleMap.entries()) {
+      out.push({ role: 'structure type', name: k, objectNumber: undefined });
+      const mapped = resolve(m.context, v);
+      if (mapped instanceof PDFName) out.push({ role: 'structure type', name: mapped, objectNumber: undefined });
+    }
+  }
   return out;
 });
 

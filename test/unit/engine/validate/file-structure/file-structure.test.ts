@@ -175,6 +175,12 @@ describe('file structure rules', () => {
       const ok = rawPdf({ objects: { 5: '<< /Type /Font /Subtype /Type1 /BaseFont /Helv#C3#A4 >>' } });
       expect(await ruleIds(ok, '2b')).not.toContain('pdfa.name.utf8');
     });
+
+    it('the structure types a role map maps to shall be valid UTF-8, as the types it maps from', async () => {
+      const withRoleMap = (target: string) => rawPdf({ header: '%PDF-2.0', catalog: `/StructTreeRoot << /Type /StructTreeRoot /RoleMap << /MyDoc ${target} >> >>` });
+      expect(await ruleIds(withRoleMap('/Document#C2'), '4')).toContain('pdfa.name.utf8');
+      expect(await ruleIds(withRoleMap('/Document'), '4')).not.toContain('pdfa.name.utf8');
+    });
   });
 
   describe('document catalog', () => {

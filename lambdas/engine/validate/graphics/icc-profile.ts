@@ -4,6 +4,7 @@
  * 16, the 'acsp' signature at 36), and the PDF/A output intents of the
  * document and, in PDF/A-4 (ISO 32000-2 14.11.5), of each page.
  */
+import { createHash } from 'node:crypto';
 import { PDFDict, PDFStream, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import { parseIccHeader, type IccHeader } from '../../core/output-intents';
 import { getName, name, resolve, resolvedItems, streamBytes } from '../../core/pdf-objects';
@@ -108,12 +109,44 @@ export function intentForPage(m: ValidationModel, page: number, part: number): P
   return documentIntent(m);
 }
 
-/** Two profiles are the same profile: one object, or the same bytes (the MD5 comparison of ISO 19005-4 6.2.4.2). */
+/** Two profiles are the same profile: one object, the same bytes, or the same ICC profile ID (the MD5 comparison of ISO 19005-4 6.2.4.2). */
 export function sameProfile(a: PDFStream, b: PDFStream): boolean {
   if (a === b) return true;
   const x = decodedBytes(a);
   const y = decodedBytes(b);
-  if (!x || !y || x.length !== y.length) return false;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  return true;
+  if (!x || !y) return false;
+  if (x.length === y.length && x.every((v, i) => v === y[i])) return true;
+  const idA = profileId(a);
+  return idA !== null && idA === profileId(b);
+}
+
+const idCache = new WeakMap<PDFStream, string | null>();
+
+/**
+ * A profile's identity as ICC.1 7.2.18 defines it: the profile ID in the
+ * header (bytes 84–99) when it is set, else the MD5 of the profile's `size`
+ * bytes with the profile flags (44–47), rendering intent (64–67) and profile
+ * ID fields zeroed. So one profile written once with its ID computed and once
+ * with a zero ID is the same profile (veraPDF compares the same digest; its
+ * PDF/A-4 6-2-4-2-t03-fail-e pairs exactly those two copies). Null when the
+ * data is shorter than the size its header states.
+ */
+export function profileId(stream: PDFStream): string | null {
+  if (idCache.has(stream)) return idCache.get(stream)!;
+  const bytes = decodedBytes(stream);
+  let id: string | null = null;
+  if (bytes && bytes.length >= 128) {
+    const stored = bytes.subarray(84, 100);
+    const size = ((bytes[0]! << 24) | (bytes[1]! << 16) | (bytes[2]! << 8) | bytes[3]!) >>> 0;
+    if (stored.some((v) => v !== 0)) id = Buffer.from(stored).toString('hex');
+    else if (size >= 128 && size <= bytes.length) {
+      const copy = Uint8Array.from(bytes.subarray(0, size));
+      copy.fill(0, 44, 48);
+      copy.fill(0, 64, 68);
+      copy.fill(0, 84, 100);
+      id = createHash('md5').update(copy).digest('hex');
+    }
+  }
+  idCache.set(stream, id);
+  return id;
 }

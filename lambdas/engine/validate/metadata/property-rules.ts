@@ -11,7 +11,7 @@ import type { ValidationModel } from '../model';
 import { containerProblems, containers, declaredPropertyType } from '../../core/xmp/extension-schemas';
 import { allPackets, mainPacket, typeContext, type MetadataPacket } from './packet';
 import { isPredefinedNamespace, type Edition } from '../../core/xmp/schemas';
-import { typeProblem, type TypeContext } from '../../core/xmp/value-types';
+import { typeProblem, undescribedStructure, type TypeContext } from '../../core/xmp/value-types';
 import { qname, type XmpProperty } from '../../core/xmp/xmp-model';
 
 const NOTHING_TO_CHECK: RuleOutcome = { checked: 0, failures: [] };
@@ -135,9 +135,20 @@ export const PROPERTY_RULES: readonly Rule[] = [
       'Each extension schema description shall have the fields the PDF/A container schemas require (pdfaSchema, pdfaProperty, pdfaType, pdfaField), with their namespace prefixes, value types and defined value type names.',
     test: (m, p) =>
       eachPacket(m, (packet, catalogPacket) => {
-        if (!containers(packet.packet).length) return NOTHING_TO_CHECK;
-        const problems = containerProblems(packet.packet, schemaTypes(packet, catalogPacket, editionOf(p))).filter((x) => x.kind === 'structure');
-        return { checked: 1, failures: problems.map((x) => ({ objectNumber: packet.objectNumber, context: x.context })) };
+        const edition = editionOf(p);
+        const failures: Example[] = containers(packet.packet).length
+          ? containerProblems(packet.packet, schemaTypes(packet, catalogPacket, edition))
+              .filter((x) => x.kind === 'structure')
+              .map((x) => ({ objectNumber: packet.objectNumber, context: x.context }))
+          : [];
+        // A value type described without fields is Text, so a structure of that type is one the extension schema does not describe.
+        const ctx = contextFor(packet, catalogPacket, edition);
+        for (const prop of packet.packet.properties) {
+          const type = declaredType(packet, catalogPacket, prop, edition);
+          const undescribed = type === null || type === 'pdfaid' ? null : undescribedStructure(prop.node, type, ctx);
+          if (undescribed) failures.push({ objectNumber: packet.objectNumber, context: `${qname(prop)} is a structure of value type "${undescribed}", whose description lists no pdfaType:field` });
+        }
+        return failures.length || containers(packet.packet).length ? { checked: 1, failures } : NOTHING_TO_CHECK;
       }),
   },
 ];

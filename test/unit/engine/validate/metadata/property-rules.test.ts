@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { validate } from '../../../../../lambdas/engine/validate/index';
+import { buildPdf, pdfaSpec } from '../../../../support/pdf-fixtures';
+import { tempFiles } from '../../temp-files';
+
+const files = tempFiles('validate-metadata-properties');
+
+/** A PDF/A-2b packet with identification, dc:title and the given extra descriptions. */
+const packet = (extra: string): string => `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/" pdfaid:part="2" pdfaid:conformance="B"/>
+<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Proofline fixture</rdf:li></rdf:Alt></dc:title></rdf:Description>
+${extra}
+</rdf:RDF></x:xmpmeta>
+<?xpacket end="w"?>`;
+
+async function metadataFailures(extra: string) {
+  const bytes = await buildPdf(pdfaSpec(2, 'B', { xmpPacket: packet(extra) }));
+  const r = await validate({ path: files.write(bytes, 'pdf'), profiles: ['2b'] });
+  return r.profiles[0]!.failures.filter((f) => f.ruleId.includes('metadata')).map((f) => ({ rule: f.ruleId, clause: f.clause, context: f.examples[0]?.context }));
+}
+
+const EXT_NS =
+  'xmlns:pdfaExtension="http://www.aiim.org/pdfa/ns/extension/" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#" xmlns:pdfaType="http://www.aiim.org/pdfa/ns/type#"';
+const extension = (ns: string, prefix: string, name: string, type: string, valueTypes = '') =>
+  `<rdf:Description rdf:about="" ${EXT_NS}><pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType="Resource">
+  <pdfaSchema:schema>S</pdfaSchema:schema><pdfaSchema:namespaceURI>${ns}</pdfaSchema:namespaceURI><pdfaSchema:prefix>${prefix}</pdfaSchema:prefix>
+  <pdfaSchema:property><rdf:Seq><rdf:li rdf:parseType="Resource"><pdfaProperty:name>${name}</pdfaProperty:name><pdfaProperty:valueType>${type}</pdfaProperty:valueType><pdfaProperty:category>internal</pdfaProperty:category><pdfaProperty:description>d</pdfaProperty:description></rdf:li></rdf:Seq></pdfaSchema:property>
+  ${valueTypes}</rdf:li></rdf:Bag></pdfaExtension:schemas></rdf:Description>`;
+const PDF_NS = 'http://ns.adobe.com/pdf/1.3/';
+const trapped = (value: string) => `<rdf:Description rdf:about="" xmlns:pdf="${PDF_NS}"><pdf:Trapped>${value}</pdf:Trapped></rdf:Description>`;
+
+describe('value types of properties an extension schema describes (6.6.2.3.1)', () => {
+  it('judge a predefined property by the extension schema that describes it: pdf:Trapped described as Text may be "Unknown"', async () => {
+    expect(await metadataFailures(extension(PDF_NS, 'pdf', 'Trapped', 'Text') + trapped('Unknown'))).toEqual([]);
+  });
+  it('judge it by XMP’s own type when no extension schema describes it: "Unknown" is not a Boolean', async () => {
+    expect(await metadataFailures(trapped('Unknown'))).toContainEqual(expect.objectContaining({ rule: 'pdfa.metadata.value-types', clause: '6.6.2.3.1', context: expect.stringMatching(/pdf:Trapped/) }));
+  });
+});
+
+describe('value types described without fields (6.6.2.3.3)', () => {
+  const M = 'http://example.com/ns/machines/';
+  const serialType =
+    '<pdfaSchema:valueType><rdf:Seq><rdf:li rdf:parseType="Resource"><pdfaType:type>Serial</pdfaType:type><pdfaType:namespaceURI>http://example.com/ns/serial/</pdfaType:namespaceURI><pdfaType:prefix>s</pdfaType:prefix><pdfaType:description>d</pdfaType:description></rdf:li></rdf:Seq></pdfaSchema:valueType>';
+  it('are Text: a simple value of such a type conforms', async () => {
+    const value = `<rdf:Description rdf:about="" xmlns:m="${M}"><m:serial>A-17</m:serial></rdf:Description>`;
+    expect(await metadataFailures(extension(M, 'm', 'serial', 'Serial', serialType) + value)).toEqual([]);
+  });
+  it('do not describe a structure: a structure of such a type fails the container structure and its value type', async () => {
+    const value = `<rdf:Description rdf:about="" xmlns:m="${M}" xmlns:s="http://example.com/ns/serial/"><m:serial rdf:parseType="Resource"><s:part>A</s:part></m:serial></rdf:Description>`;
+    const failures = await metadataFailures(extension(M, 'm', 'serial', 'Serial', serialType) + value);
+    expect(failures).toContainEqual(expect.objectContaining({ rule: 'pdfa.metadata.extension-schema-structure', clause: '6.6.2.3.3', context: expect.stringMatching(/m:serial .*no pdfaType:field/) }));
+    expect(failures).toContainEqual(expect.objectContaining({ rule: 'pdfa.metadata.value-types', clause: '6.6.2.3.1' }));
+  });
+});

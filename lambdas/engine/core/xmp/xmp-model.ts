@@ -173,13 +173,17 @@ function descriptionFieldsOf(el: XmlElement, problems: string[]): XmpProperty[] 
   return out;
 }
 
-/** A structure, or a qualified simple value when it has an rdf:value field. */
+/**
+ * A structure, or a qualified value when it has an rdf:value field. The value
+ * keeps its own form: an rdf:value holding an rdf:Bag makes the property that
+ * array, as the XMP toolkit's fixupQualifiedNode (which veraPDF parses with)
+ * reads it; the qualifiers of an array or structure are not kept.
+ */
 function structOrQualified(fields: XmpProperty[], lang: string | undefined): XmpNode {
   const value = fields.find((f) => f.ns === RDF_NS && f.name === 'value');
-  if (value && value.node.kind === 'simple') {
-    return { ...value.node, lang: lang ?? value.node.lang, qualifiers: fields.filter((f) => f !== value) };
-  }
-  return { kind: 'struct', fields, lang };
+  if (!value) return { kind: 'struct', fields, lang };
+  if (value.node.kind === 'simple') return { ...value.node, lang: lang ?? value.node.lang, qualifiers: fields.filter((f) => f !== value) };
+  return { ...value.node, lang: lang ?? value.node.lang };
 }
 
 /** `prefix:name` as the packet wrote it. */

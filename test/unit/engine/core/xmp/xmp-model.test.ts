@@ -49,6 +49,11 @@ describe('XMP data model', () => {
     const p = readXmpPacket(packet('<rdf:Description rdf:about="a"/><rdf:Description rdf:about="b"/>'));
     expect(p.problems.join()).toMatch(/different rdf:about/);
   });
+  it('reads an rdf:value holding an array as that array, as the XMP toolkit does', () => {
+    const p = readXmpPacket(packet(`<rdf:Description rdf:about="" xmlns:dc="${NS.dc}"><dc:subject><rdf:Description><rdf:value><rdf:Bag><rdf:li>a</rdf:li></rdf:Bag></rdf:value></rdf:Description></dc:subject></rdf:Description>`));
+    expect(p.properties[0]?.node).toMatchObject({ kind: 'array', form: 'Bag' });
+    expect(typeProblem(p.properties[0]!.node, 'bag Text', ctx2005)).toBeNull();
+  });
   it('reports XML that is not well-formed instead of throwing', () => {
     expect(readXmpPacket('<x:xmpmeta>').problems[0]).toMatch(/not well-formed/);
   });

@@ -1,22 +1,27 @@
 import { describe, expect, it } from 'vitest';
+import { PDFName } from '@cantoo/pdf-lib';
+import type { ValidateProfileCode } from '../../../../../step-definitions/catalogue';
 import { validate } from '../../../../../lambdas/engine/validate/index';
-import { buildPdf, pdfaSpec } from '../../../../support/pdf-fixtures';
+import { buildPdf, mutatePdf, pdfaSpec } from '../../../../support/pdf-fixtures';
 import { tempFiles } from '../../temp-files';
 
 const files = tempFiles('validate-metadata-properties');
 
-/** A PDF/A-2b packet with identification, dc:title and the given extra descriptions. */
-const packet = (extra: string): string => `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>
+/** A PDF/A-2b (or other part's) packet with identification, dc:title and the given extra descriptions. */
+const packet = (extra: string, part = 2): string => `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>
 <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/" pdfaid:part="2" pdfaid:conformance="B"/>
+<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/" pdfaid:part="${part}" pdfaid:conformance="B"/>
 <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Proofline fixture</rdf:li></rdf:Alt></dc:title></rdf:Description>
 ${extra}
 </rdf:RDF></x:xmpmeta>
 <?xpacket end="w"?>`;
 
 async function metadataFailures(extra: string) {
-  const bytes = await buildPdf(pdfaSpec(2, 'B', { xmpPacket: packet(extra) }));
-  const r = await validate({ path: files.write(bytes, 'pdf'), profiles: ['2b'] });
+  return failuresOf(await buildPdf(pdfaSpec(2, 'B', { xmpPacket: packet(extra) })), '2b');
+}
+
+async function failuresOf(bytes: Uint8Array, profile: ValidateProfileCode) {
+  const r = await validate({ path: files.write(bytes, 'pdf'), profiles: [profile] });
   return r.profiles[0]!.failures.filter((f) => f.ruleId.includes('metadata')).map((f) => ({ rule: f.ruleId, clause: f.clause, context: f.examples[0]?.context }));
 }
 
@@ -52,5 +57,22 @@ describe('value types described without fields (6.6.2.3.3)', () => {
     const failures = await metadataFailures(extension(M, 'm', 'serial', 'Serial', serialType) + value);
     expect(failures).toContainEqual(expect.objectContaining({ rule: 'pdfa.metadata.extension-schema-structure', clause: '6.6.2.3.3', context: expect.stringMatching(/m:serial .*no pdfaType:field/) }));
     expect(failures).toContainEqual(expect.objectContaining({ rule: 'pdfa.metadata.value-types', clause: '6.6.2.3.1' }));
+  });
+});
+
+describe('which packets the property rules read', () => {
+  // A page's own packet with a property of a schema nobody describes.
+  const withPagePacket = (part: number) =>
+    buildPdf(pdfaSpec(part, 'B', { xmpPacket: packet('', part) })).then((bytes) =>
+      mutatePdf(bytes, (doc) => {
+        const xml = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:m="http://example.com/ns/machines/"><m:serial>5</m:serial></rdf:Description></rdf:RDF></x:xmpmeta>`;
+        doc.getPage(0).node.set(PDFName.of('Metadata'), doc.context.register(doc.context.stream(xml, { Type: 'Metadata', Subtype: 'XML' })));
+      }),
+    );
+  it('PDF/A-1 reads only the catalog’s packet: a page’s own packet is not judged', async () => {
+    expect(await failuresOf(await withPagePacket(1), '1b')).toEqual([]);
+  });
+  it('PDF/A-2 reads every packet: the page’s undescribed property fails', async () => {
+    expect(await failuresOf(await withPagePacket(2), '2b')).toContainEqual(expect.objectContaining({ rule: 'pdfa.metadata.extension-schema-missing', context: expect.stringMatching(/m:serial/) }));
   });
 });

@@ -4,20 +4,12 @@ import type { ValidateProfileCode } from '../../../../../step-definitions/catalo
 import { validate } from '../../../../../lambdas/engine/validate/index';
 import { buildPdf, mutatePdf, pdfaSpec } from '../../../../support/pdf-fixtures';
 import { tempFiles } from '../../temp-files';
+import { packet } from './xmp-packet';
 
 const files = tempFiles('validate-metadata-properties');
 
-/** A PDF/A-2b (or other part's) packet with identification, dc:title and the given extra descriptions. */
-const packet = (extra: string, part = 2): string => `<?xpacket begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"?>
-<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/" pdfaid:part="${part}" pdfaid:conformance="B"/>
-<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Proofline fixture</rdf:li></rdf:Alt></dc:title></rdf:Description>
-${extra}
-</rdf:RDF></x:xmpmeta>
-<?xpacket end="w"?>`;
-
 async function metadataFailures(extra: string) {
-  return failuresOf(await buildPdf(pdfaSpec(2, 'B', { xmpPacket: packet(extra) })), '2b');
+  return failuresOf(await buildPdf(pdfaSpec(2, 'B', { xmpPacket: packet(2, 'B', extra) })), '2b');
 }
 
 async function failuresOf(bytes: Uint8Array, profile: ValidateProfileCode) {
@@ -63,7 +55,7 @@ describe('value types described without fields (6.6.2.3.3)', () => {
 describe('which packets the property rules read', () => {
   // A page's own packet with a property of a schema nobody describes.
   const withPagePacket = (part: number) =>
-    buildPdf(pdfaSpec(part, 'B', { xmpPacket: packet('', part) })).then((bytes) =>
+    buildPdf(pdfaSpec(part, 'B', { xmpPacket: packet(part, 'B') })).then((bytes) =>
       mutatePdf(bytes, (doc) => {
         const xml = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:m="http://example.com/ns/machines/"><m:serial>5</m:serial></rdf:Description></rdf:RDF></x:xmpmeta>`;
         doc.getPage(0).node.set(PDFName.of('Metadata'), doc.context.register(doc.context.stream(xml, { Type: 'Metadata', Subtype: 'XML' })));

@@ -29,7 +29,7 @@
  */
 import { containerProblems, extensionDefinitions } from '../../core/xmp/extension-schemas';
 import { isPredefinedNamespace, NS } from '../../core/xmp/schemas';
-import { isKnownType, parseType, type TypeContext } from '../../core/xmp/value-types';
+import { isKnownType, parseType, undescribedStructure, type TypeContext } from '../../core/xmp/value-types';
 import type { XmpNode, XmpPacket, XmpProperty } from '../../core/xmp/xmp-model';
 
 interface Level {
@@ -58,7 +58,7 @@ export function repairExtensionSchemas(packet: XmpPacket): ExtensionRepair | nul
   const containers = packet.properties.filter((p) => p.ns === NS.pdfaExtension && p.name === 'schemas');
   if (containers.length === 0) return null;
   const typesOf = (c: XmpProperty) => (ns: string) => extensionDefinitions({ ...packet, properties: [c] }).typesBySchema.get(ns) ?? new Set<string>();
-  if (containers.length === 1 && containerProblems({ ...packet, properties: containers }, typesOf(containers[0]!)).length === 0) return null;
+  if (containers.length === 1 && containerProblems({ ...packet, properties: containers }, typesOf(containers[0]!)).length === 0 && !structureOfFieldlessType(packet)) return null;
 
   const changes: string[] = [];
   if (containers.length > 1) changes.push(`${containers.length} extension schema containers merged into one`);
@@ -83,6 +83,20 @@ export function repairExtensionSchemas(packet: XmpPacket): ExtensionRepair | nul
   });
   if (kept.length < items.length && kept.length === 0) changes.push('the extension schema container removed (no schema description was left)');
   return { container: kept.length ? container(kept) : null, changes: changes.length ? changes : ['extension schema container rewritten in its proper form'] };
+}
+
+/**
+ * True when a property is a structure of a value type described without fields: the container is
+ * well-formed, yet the description does not describe that structure (pdfa.metadata.extension-schema-structure),
+ * and the field list can be told from the values.
+ */
+function structureOfFieldlessType(packet: XmpPacket): boolean {
+  const defs = extensionDefinitions(packet);
+  const ctx: TypeContext = { edition: '2005', custom: defs.types };
+  return packet.properties.some((p) => {
+    const type = defs.properties.get(p.ns)?.get(p.name);
+    return type !== undefined && undescribedStructure(p.node, type, ctx) !== null;
+  });
 }
 
 const text = (fields: XmpProperty[], level: Level, field: string): string | null => {

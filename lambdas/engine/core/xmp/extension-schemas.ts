@@ -46,13 +46,15 @@ const PROPERTY: Level = {
   prefix: 'pdfaProperty',
   fields: { name: { required: true, shape: 'text' }, valueType: { required: true, shape: 'text' }, category: { required: true, shape: 'text' }, description: { required: true, shape: 'text' } },
 };
-// A value type describes a structure, so veraPDF requires its field list (6-6-2-3-3-t03-fail-b
-// lacks pdfaType:field and is non-conforming), while a schema may omit its property list.
+// veraPDF's 6.6.2.3.3 rules accept a value type without pdfaType:field (fieldPrefix may be null) and
+// then check values of that type as Text; a structure given such a type is reported by
+// undescribedStructures instead (that is why 6-6-2-3-3-t03-fail-b, a field-less type used for a
+// structure, fails).
 const VALUE_TYPE: Level = {
   label: 'PDF/A ValueType',
   ns: NS.pdfaType,
   prefix: 'pdfaType',
-  fields: { type: { required: true, shape: 'text' }, namespaceURI: { required: true, shape: 'uri' }, prefix: { required: true, shape: 'text' }, description: { required: true, shape: 'text' }, field: { required: true, shape: 'seq' } },
+  fields: { type: { required: true, shape: 'text' }, namespaceURI: { required: true, shape: 'uri' }, prefix: { required: true, shape: 'text' }, description: { required: true, shape: 'text' }, field: { required: false, shape: 'seq' } },
 };
 const FIELD: Level = {
   label: 'PDF/A Field',
@@ -95,13 +97,16 @@ export function extensionDefinitions(packet: XmpPacket): ExtensionDefinitions {
         const name = text(field(vt, VALUE_TYPE, 'type'));
         const tns = text(field(vt, VALUE_TYPE, 'namespaceURI'));
         if (name) local.add(name);
-        if (!name || !tns) continue;
+        if (!name) continue;
         const fields: Record<string, string> = {};
         for (const f of structItems(field(vt, VALUE_TYPE, 'field')?.node)) {
           const fname = text(field(f, FIELD, 'name'));
           if (fname) fields[fname] = text(field(f, FIELD, 'valueType')) ?? 'Text';
         }
-        types.set(name, { ns: tns, fields });
+        // A type with no fields is Text whatever its namespace (veraPDF's registerTypeNode); a structure needs one.
+        if (Object.keys(fields).length) {
+          if (tns) types.set(name, { ns: tns, fields });
+        } else types.set(name, { ns: tns ?? '', fields });
       }
     }
   }
@@ -170,7 +175,8 @@ function checkLevel(fields: XmpProperty[], level: Level, ctx: TypeContext, out: 
     }
     if (f.prefix !== level.prefix) out.push({ kind: 'structure', context: `${who()} writes ${name} with prefix "${f.prefix}" instead of ${level.prefix}` });
     if (spec.shape === 'seq') {
-      if (f.node.kind !== 'array' || f.node.form !== 'Seq') out.push({ kind: 'structure', context: `${who()}: ${level.prefix}:${name} is not an rdf:Seq` });
+      // veraPDF asks only that the array be ordered, and the XMP toolkit counts an rdf:Alt as ordered too.
+      if (f.node.kind !== 'array' || f.node.form === 'Bag') out.push({ kind: 'structure', context: `${who()}: ${level.prefix}:${name} is not an rdf:Seq` });
       else descend?.(name, f.node);
       continue;
     }
@@ -195,10 +201,12 @@ type PropertyDefinitions = { properties: ReadonlyMap<string, ReadonlyMap<string,
 export function declaredPropertyType(own: PropertyDefinitions, main: PropertyDefinitions | null, p: XmpProperty, edition: Edition): string | null {
   // The identification schema has its own rule (pdfa.metadata.identification-schema) and clause.
   if (p.ns === NS.pdfaid) return 'pdfaid';
-  const predefined = predefinedType(edition, p.ns, p.name);
-  if (predefined) return predefined;
+  // An extension schema's description wins over the predefined one, as in veraPDF (AXLXMPProperty
+  // looks in the packet's, then the catalog packet's, extension schemas before XMP's tables): producers
+  // describe pdf:Trapped as Text and write "Unknown", which is not the Boolean XMP would expect.
   const ownType = own.properties.get(p.ns)?.get(p.name);
   if (ownType) return ownType;
   // PDF/A-2 and later let the catalog's packet describe properties other packets use; PDF/A-1 does not.
-  return edition === '2005' ? (main?.properties.get(p.ns)?.get(p.name) ?? null) : null;
+  const mainType = edition === '2005' ? main?.properties.get(p.ns)?.get(p.name) : undefined;
+  return mainType ?? predefinedType(edition, p.ns, p.name) ?? null;
 }

@@ -366,7 +366,8 @@ const EDITION_2005: Readonly<Record<string, Schema>> = {
   [NS.xmpTPg]: { ...XMP_TPG_2004, Fonts: 'bag Font', Colorants: 'seq Colorant', PlateNames: 'seq Text' },
   [NS.pdf]: { ...PDF_2004, Trapped: 'Boolean' },
   [NS.photoshop]: { ...PHOTOSHOP_2004, SupplementalCategories: 'bag Text', ColorMode: 'Integer', ICCProfile: 'Text', History: 'Text' },
-  [NS.exif]: { ...EXIF, NativeDigest: 'Text' },
+  // XMP 2005 makes GPSMeasureMode the Text "2" or "3" (veraPDF's 2005 table agrees); 2004 had an Integer.
+  [NS.exif]: { ...EXIF, GPSMeasureMode: 'Text', NativeDigest: 'Text' },
   [NS.tiff]: { ...TIFF, NativeDigest: 'Text' },
   [NS.xmpDM]: XMP_DM,
   [NS.crs]: CRS,
@@ -415,7 +416,8 @@ const STRUCTS_2005: Readonly<Record<string, StructType>> = {
   Time: { ns: X, fields: TIME },
   Timecode: { ns: X, fields: { timeValue: 'Text', timeFormat: 'Text' } },
   ProjectLink: { ns: X, fields: { type: 'Text', path: 'URI' } },
-  Marker: { ns: X, fields: { startTime: 'Text', duration: 'Text', comment: 'Text', name: 'Text', location: 'URI', target: 'Text', type: 'Text' } },
+  // veraPDF types startTime and duration as "any" (XMP 2005 leaves them loosely typed), so a structure passes too.
+  Marker: { ns: X, fields: { startTime: 'Any', duration: 'Any', comment: 'Text', name: 'Text', location: 'URI', target: 'Text', type: 'Text' } },
   Media: { ns: X, fields: { path: 'URI', track: 'Text', startTime: 'Time', duration: 'Time', managed: 'Boolean', webStatement: 'URI' } },
   BeatSpliceStretch: { ns: X, fields: { useFileBeatsMarker: 'Boolean', riseInDecibel: 'Real', riseInTimeDuration: 'Time' } },
   ResampleStretch: { ns: X, fields: { quality: 'Text' } },
@@ -433,7 +435,11 @@ export function isPredefinedNamespace(edition: Edition, ns: string): boolean {
   return Object.hasOwn(edition === '2004' ? EDITION_2004 : EDITION_2005, ns);
 }
 
-export function predefinedStruct(edition: Edition, type: string): StructType | undefined {
+/** A predefined structure type by name; with anyCase, the name matches without regard to case. */
+export function predefinedStruct(edition: Edition, type: string, anyCase = false): StructType | undefined {
   const table = edition === '2004' ? STRUCTS_2004 : STRUCTS_2005;
-  return Object.hasOwn(table, type) ? table[type] : undefined;
+  if (Object.hasOwn(table, type)) return table[type];
+  if (!anyCase) return undefined;
+  const key = Object.keys(table).find((k) => k.toLowerCase() === type.toLowerCase());
+  return key === undefined ? undefined : table[key];
 }

@@ -79,12 +79,19 @@ function findRdf(el: XmlElement): XmlElement | null {
 
 const isRdf = (x: { ns: string; local: string }, local: string): boolean => x.ns === RDF_NS && x.local === local;
 
+/**
+ * A property's namespace as the XMP toolkit records it: the legacy Dublin Core
+ * URI "http://purl.org/dc/1.1/" is read as Dublin Core's own (ParseRDF
+ * addChildNode), so veraPDF finds dc:title written with it predefined.
+ */
+const propertyNs = (ns: string): string => (ns === 'http://purl.org/dc/1.1/' ? 'http://purl.org/dc/elements/1.1/' : ns);
+
 /** Attributes of an rdf:Description (or of a property element) that are properties or fields. */
 function attributeFields(el: XmlElement, problems: string[]): XmpProperty[] {
   const out: XmpProperty[] = [];
   for (const a of el.attributes) {
     if (a.ns === RDF_NS) {
-      if (!['about', 'ID', 'nodeID', 'resource', 'parseType', 'datatype'].includes(a.local)) problems.push(`rdf:${a.local} is not an RDF attribute XMP allows`);
+      if (!['about', 'ID', 'nodeID', 'resource', 'parseType', 'datatype', 'value'].includes(a.local)) problems.push(`rdf:${a.local} is not an RDF attribute XMP allows`);
       continue;
     }
     if (a.ns === XML_NS) continue;
@@ -94,7 +101,7 @@ function attributeFields(el: XmlElement, problems: string[]): XmpProperty[] {
       problems.push(`attribute ${a.local} has no namespace`);
       continue;
     }
-    out.push({ ns: a.ns, prefix: a.prefix, name: a.local, node: { kind: 'simple', value: a.value, uri: false, qualifiers: [] } });
+    out.push({ ns: propertyNs(a.ns), prefix: a.prefix, name: a.local, node: { kind: 'simple', value: a.value, uri: false, qualifiers: [] } });
   }
   return out;
 }
@@ -107,7 +114,7 @@ function descriptionFields(d: XmlElement, problems: string[]): XmpProperty[] {
       problems.push(`<${c.prefix ? c.prefix + ':' : ''}${c.local}> is not a property element`);
       continue;
     }
-    out.push({ ns: c.ns, prefix: c.prefix, name: c.local, node: propertyValue(c, problems) });
+    out.push({ ns: propertyNs(c.ns), prefix: c.prefix, name: c.local, node: propertyValue(c, problems) });
   }
   return out;
 }
@@ -120,6 +127,12 @@ function propertyValue(el: XmlElement, problems: string[]): XmpNode {
   const children = elementsOf(el);
   const hasText = el.children.some((c) => typeof c === 'string' && c.trim() !== '');
   if (children.length && hasText) problems.push(`<${el.prefix}:${el.local}> mixes text and elements`);
+  // <ns:Prop rdf:value="…" ns:Qual="…"/> is a simple value with qualifiers, as the XMP toolkit reads an empty property element.
+  const valueAttr = el.attributes.find((a) => isRdf(a, 'value'));
+  if (valueAttr && !resource) {
+    if (children.length || hasText) problems.push(`<${el.prefix}:${el.local}> has rdf:value and content`);
+    return { kind: 'simple', value: valueAttr.value, uri: false, lang, qualifiers: attributeFields(el, problems) };
+  }
   if (resource) {
     if (children.length || hasText) problems.push(`<${el.prefix}:${el.local}> has rdf:resource and content`);
     return { kind: 'simple', value: resource.value, uri: true, lang, qualifiers: attributeFields(el, problems) };
@@ -168,18 +181,22 @@ function descriptionFieldsOf(el: XmlElement, problems: string[]): XmpProperty[] 
       problems.push(`<${c.local}> has no namespace`);
       continue;
     }
-    out.push({ ns: c.ns, prefix: c.prefix, name: c.local, node: propertyValue(c, problems) });
+    out.push({ ns: propertyNs(c.ns), prefix: c.prefix, name: c.local, node: propertyValue(c, problems) });
   }
   return out;
 }
 
-/** A structure, or a qualified simple value when it has an rdf:value field. */
+/**
+ * A structure, or a qualified value when it has an rdf:value field. The value
+ * keeps its own form: an rdf:value holding an rdf:Bag makes the property that
+ * array, as the XMP toolkit's fixupQualifiedNode (which veraPDF parses with)
+ * reads it; the qualifiers of an array or structure are not kept.
+ */
 function structOrQualified(fields: XmpProperty[], lang: string | undefined): XmpNode {
   const value = fields.find((f) => f.ns === RDF_NS && f.name === 'value');
-  if (value && value.node.kind === 'simple') {
-    return { ...value.node, lang: lang ?? value.node.lang, qualifiers: fields.filter((f) => f !== value) };
-  }
-  return { kind: 'struct', fields, lang };
+  if (!value) return { kind: 'struct', fields, lang };
+  if (value.node.kind === 'simple') return { ...value.node, lang: lang ?? value.node.lang, qualifiers: fields.filter((f) => f !== value) };
+  return { ...value.node, lang: lang ?? value.node.lang };
 }
 
 /** `prefix:name` as the packet wrote it. */

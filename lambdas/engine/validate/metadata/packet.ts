@@ -84,6 +84,19 @@ export const allPackets = fact('metadata-all-packets', (m): MetadataPacket[] => 
   return out;
 });
 
+/**
+ * The packets whose XMP the PDF/A part asks about: all of them from PDF/A-2 on,
+ * only the catalog's in PDF/A-1. ISO 19005-1 puts its XMP requirements on the
+ * document's metadata, and veraPDF reads other metadata streams as XMP only
+ * from PDF/A-2 on (GFPDMetadata builds no XMP package for them in PDF/A-1), so
+ * an image's or a font's own packet cannot fail a PDF/A-1 metadata rule.
+ */
+export function packetsOfPart(m: ValidationModel, part: number): MetadataPacket[] {
+  if (part !== 1) return allPackets(m);
+  const main = mainPacket(m);
+  return main ? [main] : [];
+}
+
 function readStream(m: ValidationModel, stream: PDFStream): MetadataPacket | null {
   const bytes = streamBytes(stream);
   if (!bytes || bytes.length === 0) return null;

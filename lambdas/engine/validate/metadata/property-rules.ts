@@ -9,9 +9,9 @@ import type { StandardProfile } from '../profiles';
 import { condition, type Example, type Rule, type RuleOutcome } from '../rule';
 import type { ValidationModel } from '../model';
 import { containerProblems, containers, declaredPropertyType } from '../../core/xmp/extension-schemas';
-import { allPackets, mainPacket, typeContext, type MetadataPacket } from './packet';
+import { mainPacket, packetsOfPart, typeContext, type MetadataPacket } from './packet';
 import { isPredefinedNamespace, type Edition } from '../../core/xmp/schemas';
-import { typeProblem, type TypeContext } from '../../core/xmp/value-types';
+import { typeProblem, undescribedStructure, type TypeContext } from '../../core/xmp/value-types';
 import { qname, type XmpProperty } from '../../core/xmp/xmp-model';
 
 const NOTHING_TO_CHECK: RuleOutcome = { checked: 0, failures: [] };
@@ -19,12 +19,12 @@ const NOTHING_TO_CHECK: RuleOutcome = { checked: 0, failures: [] };
 /** PDF/A-1 refers to the XMP Specification of 2004, later parts to that of 2005. */
 const editionOf = (p: StandardProfile): Edition => (p.part === 1 ? '2004' : '2005');
 
-/** Runs a check over every metadata stream (the catalog's and those of pages, XObjects, …) and merges the outcomes. */
-function eachPacket(m: ValidationModel, test: (packet: MetadataPacket, main: MetadataPacket | null) => RuleOutcome): RuleOutcome {
+/** Runs a check over every metadata stream the part asks about (packetsOfPart) and merges the outcomes. */
+function eachPacket(m: ValidationModel, p: StandardProfile, test: (packet: MetadataPacket, main: MetadataPacket | null) => RuleOutcome): RuleOutcome {
   const main = mainPacket(m);
   let checked = 0;
   const failures: Example[] = [];
-  for (const packet of allPackets(m)) {
+  for (const packet of packetsOfPart(m, p.part)) {
     const r = test(packet, main);
     checked += r.checked;
     failures.push(...r.failures);
@@ -56,8 +56,8 @@ export const PROPERTY_RULES: readonly Rule[] = [
     id: 'pdfa.metadata.serialization',
     clauses: { 1: '6.7.9', 2: '6.6.2.1', 3: '6.6.2.1', 4: '6.7.2.1' },
     description: 'The XMP packet shall be well-formed XML and follow the RDF serialization the XMP Specification defines.',
-    test: (m) =>
-      eachPacket(m, (packet, catalogPacket) => ({
+    test: (m, p) =>
+      eachPacket(m, p, (packet, catalogPacket) => ({
         checked: 1,
         failures: packet.packet.problems.length ? [{ objectNumber: packet.objectNumber, context: packet.packet.problems.slice(0, 3).join('; ') }] : [],
       })),
@@ -66,7 +66,7 @@ export const PROPERTY_RULES: readonly Rule[] = [
     id: 'pdfa.metadata.utf8',
     clauses: { 2: '6.6.2.1', 3: '6.6.2.1', 4: '6.7.2.1' },
     description: 'The XMP packet shall be encoded as UTF-8.',
-    test: (m) => eachPacket(m, (packet, catalogPacket) => condition(packet.encoding === 'UTF-8', { objectNumber: packet.objectNumber, context: `the packet is encoded as ${packet.encoding}` })),
+    test: (m, p) => eachPacket(m, p, (packet, catalogPacket) => condition(packet.encoding === 'UTF-8', { objectNumber: packet.objectNumber, context: `the packet is encoded as ${packet.encoding}` })),
   },
   {
     id: 'pdfa.metadata.defined-properties',
@@ -74,7 +74,7 @@ export const PROPERTY_RULES: readonly Rule[] = [
     description: (p) =>
       `Every XMP property shall belong to a schema predefined by the XMP Specification (${editionOf(p)}) or ISO 19005, or be described by a PDF/A extension schema in the packet.`,
     test: (m, p) =>
-      eachPacket(m, (packet, catalogPacket) => {
+      eachPacket(m, p, (packet, catalogPacket) => {
         const edition = editionOf(p);
         const failures: Example[] = [];
         for (const prop of packet.packet.properties) {
@@ -90,7 +90,7 @@ export const PROPERTY_RULES: readonly Rule[] = [
     clauses: { 1: '6.7.8', 2: '6.6.2.3.2', 3: '6.6.2.3.2' },
     description: 'A property of a schema the XMP Specification does not predefine shall be described by a PDF/A extension schema in the packet.',
     test: (m, p) =>
-      eachPacket(m, (packet, catalogPacket) => {
+      eachPacket(m, p, (packet, catalogPacket) => {
         const edition = editionOf(p);
         const custom = packet.packet.properties.filter((x) => !isPredefinedNamespace('2005', x.ns));
         const failures: Example[] = custom
@@ -104,7 +104,7 @@ export const PROPERTY_RULES: readonly Rule[] = [
     clauses: { 1: '6.7.2', 2: '6.6.2.3.1', 3: '6.6.2.3.1' },
     description: 'Every XMP property shall have a value of the type its schema defines (for example a Date in ISO 8601 form, an Integer of digits, a Bag as rdf:Bag).',
     test: (m, p) =>
-      eachPacket(m, (packet, catalogPacket) => {
+      eachPacket(m, p, (packet, catalogPacket) => {
         const edition = editionOf(p);
         const ctx = contextFor(packet, catalogPacket, edition);
         const failures: Example[] = [];
@@ -122,7 +122,7 @@ export const PROPERTY_RULES: readonly Rule[] = [
     clauses: { 1: '6.7.8', 2: '6.6.2.3.2', 3: '6.6.2.3.2' },
     description: 'Extension schemas shall be described with the PDF/A extension schema container schema, using only the fields it defines.',
     test: (m, p) =>
-      eachPacket(m, (packet, catalogPacket) => {
+      eachPacket(m, p, (packet, catalogPacket) => {
         if (!containers(packet.packet).length) return NOTHING_TO_CHECK;
         const problems = containerProblems(packet.packet, schemaTypes(packet, catalogPacket, editionOf(p))).filter((x) => x.kind === 'undefined-field');
         return { checked: 1, failures: problems.map((x) => ({ objectNumber: packet.objectNumber, context: x.context })) };
@@ -134,10 +134,21 @@ export const PROPERTY_RULES: readonly Rule[] = [
     description:
       'Each extension schema description shall have the fields the PDF/A container schemas require (pdfaSchema, pdfaProperty, pdfaType, pdfaField), with their namespace prefixes, value types and defined value type names.',
     test: (m, p) =>
-      eachPacket(m, (packet, catalogPacket) => {
-        if (!containers(packet.packet).length) return NOTHING_TO_CHECK;
-        const problems = containerProblems(packet.packet, schemaTypes(packet, catalogPacket, editionOf(p))).filter((x) => x.kind === 'structure');
-        return { checked: 1, failures: problems.map((x) => ({ objectNumber: packet.objectNumber, context: x.context })) };
+      eachPacket(m, p, (packet, catalogPacket) => {
+        const edition = editionOf(p);
+        const failures: Example[] = containers(packet.packet).length
+          ? containerProblems(packet.packet, schemaTypes(packet, catalogPacket, edition))
+              .filter((x) => x.kind === 'structure')
+              .map((x) => ({ objectNumber: packet.objectNumber, context: x.context }))
+          : [];
+        // A value type described without fields is Text, so a structure of that type is one the extension schema does not describe.
+        const ctx = contextFor(packet, catalogPacket, edition);
+        for (const prop of packet.packet.properties) {
+          const type = declaredType(packet, catalogPacket, prop, edition);
+          const undescribed = type === null || type === 'pdfaid' ? null : undescribedStructure(prop.node, type, ctx);
+          if (undescribed) failures.push({ objectNumber: packet.objectNumber, context: `${qname(prop)} is a structure of value type "${undescribed}", whose description lists no pdfaType:field` });
+        }
+        return failures.length || containers(packet.packet).length ? { checked: 1, failures } : NOTHING_TO_CHECK;
       }),
   },
 ];

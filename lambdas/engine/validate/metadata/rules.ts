@@ -10,7 +10,7 @@ import type { StandardProfile } from '../profiles';
 import { condition, type Example, type Rule } from '../rule';
 import type { ValidationModel } from '../model';
 import { INFO_RULES } from './info-rules';
-import { allPackets, mainPacket, type MetadataPacket } from './packet';
+import { mainPacket, packetsOfPart, type MetadataPacket } from './packet';
 import { PROPERTY_RULES } from './property-rules';
 import { NS } from '../../core/xmp/schemas';
 import type { XmpProperty } from '../../core/xmp/xmp-model';
@@ -66,10 +66,10 @@ const IDENTIFICATION_RULES: readonly Rule[] = [
     id: 'pdfa.metadata.packet-header',
     clauses: { 1: '6.7.5', 2: '6.6.2.1', 3: '6.6.2.1', 4: '6.7.2.1' },
     description: 'The XMP packet header shall not use the bytes or encoding attributes.',
-    test: (m) => {
+    test: (m, p) => {
       const failures: Example[] = [];
       let checked = 0;
-      for (const packet of allPackets(m)) {
+      for (const packet of packetsOfPart(m, p.part)) {
         const header = packet.packet.header;
         if (!header) continue;
         checked++;

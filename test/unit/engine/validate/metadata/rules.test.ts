@@ -4,19 +4,9 @@ import type { ValidateProfileCode } from '../../../../../step-definitions/catalo
 import { validate } from '../../../../../lambdas/engine/validate/index';
 import { buildPdf, mutatePdf, pdfaSpec, pdfuaSpec } from '../../../../support/pdf-fixtures';
 import { tempFiles } from '../../temp-files';
+import { packet } from './xmp-packet';
 
 const files = tempFiles('validate-metadata');
-
-/** A packet with a PDF/A identification, dc:title and the given extra descriptions. */
-function packet(part: number, conformance: string, extra = '', header = 'begin="\uFEFF" id="W5M0MpCehiHzreSzNTczkc9d"'): string {
-  return `<?xpacket ${header}?>
-<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/" pdfaid:part="${part}" pdfaid:conformance="${conformance}"/>
-<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Proofline fixture</rdf:li></rdf:Alt></dc:title></rdf:Description>
-${extra}
-</rdf:RDF></x:xmpmeta>
-<?xpacket end="w"?>`;
-}
 
 async function metadataFailures(bytes: Uint8Array, profile: ValidateProfileCode) {
   const r = await validate({ path: files.write(bytes, 'pdf'), profiles: [profile] });

@@ -1,11 +1,13 @@
 /**
  * Device colour rules (lambdas/engine/validate/graphics/colour-device.ts): the
- * alternate space of Separation and DeviceN colour spaces (6.2.4.4).
+ * alternate space of Separation and DeviceN colour spaces (6.2.4.4), and
+ * device colour in every annotation appearance stream (6.2.4.3).
  */
 import { describe, expect, it } from 'vitest';
-import { PDFName } from '@cantoo/pdf-lib';
-import { pdfaSpec } from '../../../../support/pdf-fixtures';
-import { colourFailures, ids, separation, spotPage, square, tint, type Page } from './colour-fixtures';
+import { PDFName, PDFString } from '@cantoo/pdf-lib';
+import { validate } from '../../../../../lambdas/engine/validate/index';
+import { buildPdf, mutatePdf, pdfaSpec } from '../../../../support/pdf-fixtures';
+import { colourFailures, files, ids, separation, spotPage, square, tint, type Page } from './colour-fixtures';
 
 describe('alternate colour spaces of Separation and DeviceN (6.2.4.4)', () => {
   it('a DeviceCMYK alternate with an RGB output intent fails; a DeviceRGB alternate passes', async () => {
@@ -25,5 +27,28 @@ describe('alternate colour spaces of Separation and DeviceN (6.2.4.4)', () => {
     expect(ids(await colourFailures(pdfaSpec(3, 'b'), '3b', deviceN))).toContain('pdfa.colour.alternate-space');
     const a4 = await colourFailures(pdfaSpec(4), '4', spotPage(() => PDFName.of('DeviceCMYK'), 4));
     expect(a4.find((x) => x.ruleId === 'pdfa.colour.alternate-space')).toMatchObject({ clause: '6.2.4.4' });
+  });
+});
+
+describe('device colour in annotation appearances no viewer shows (6.2.4.3)', () => {
+  /** A check box whose shown state (/AS /Off) is empty and whose /On state paints in `colour`. */
+  async function checkBox(colour: string, extra: Record<string, unknown> = {}) {
+    const bytes = await mutatePdf(await buildPdf(pdfaSpec(4)), (doc) => {
+      const form = (content: string) => doc.context.register(doc.context.stream(content, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 20, 20] } as never));
+      const states = doc.context.obj({ On: form(`${colour} ${square}`), Off: form('') } as never);
+      const widget = doc.context.obj({ Type: 'Annot', Subtype: 'Widget', FT: 'Btn', T: PDFString.of('box'), Rect: [0, 0, 20, 20], F: 4, AS: 'Off', AP: doc.context.obj({ N: states } as never), ...extra } as never);
+      doc.getPage(0).node.set(PDFName.of('Annots'), doc.context.obj([widget]));
+    });
+    const result = await validate({ path: files.write(bytes, 'pdf'), profiles: ['4'] });
+    return result.profiles[0]!.failures.filter((f) => f.ruleId.startsWith('pdfa.colour'));
+  }
+
+  it('judges the state not shown: DeviceCMYK there fails against an RGB output intent, DeviceRGB passes', async () => {
+    expect(ids(await checkBox('0 0 0 1 k'))).toEqual(['pdfa.colour.cmyk']);
+    expect(ids(await checkBox('1 0 0 rg'))).toEqual([]);
+  });
+
+  it('judges the appearance of an annotation without a Rect too', async () => {
+    expect(ids(await checkBox('0 0 0 1 k', { Rect: undefined }))).toEqual(['pdfa.colour.cmyk']);
   });
 });

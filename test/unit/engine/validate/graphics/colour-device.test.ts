@@ -1,13 +1,14 @@
 /**
  * Device colour rules (lambdas/engine/validate/graphics/colour-device.ts): the
  * alternate space of Separation and DeviceN colour spaces (6.2.4.4), and
- * device colour in every annotation appearance stream (6.2.4.3).
+ * device colour in every annotation appearance stream and under the current
+ * transparency blending space (6.2.4.3).
  */
 import { describe, expect, it } from 'vitest';
 import { PDFName, PDFString } from '@cantoo/pdf-lib';
 import { validate } from '../../../../../lambdas/engine/validate/index';
 import { buildPdf, mutatePdf, pdfaSpec } from '../../../../support/pdf-fixtures';
-import { colourFailures, files, ids, separation, spotPage, square, tint, type Page } from './colour-fixtures';
+import { colourFailures, files, iccProfile, ids, separation, spotPage, square, tint, type Page } from './colour-fixtures';
 
 describe('alternate colour spaces of Separation and DeviceN (6.2.4.4)', () => {
   it('a DeviceCMYK alternate with an RGB output intent fails; a DeviceRGB alternate passes', async () => {
@@ -50,5 +51,30 @@ describe('device colour in annotation appearances no viewer shows (6.2.4.3)', ()
 
   it('judges the appearance of an annotation without a Rect too', async () => {
     expect(ids(await checkBox('0 0 0 1 k', { Rect: undefined }))).toEqual(['pdfa.colour.cmyk']);
+  });
+});
+
+describe('the current transparency blending space in PDF/A-4 (6.2.4.3)', () => {
+  /** No output intent; a page group blending in ICC CMYK; a form with an ICC RGB group (isolated or not) painting in DeviceRGB. */
+  async function rgbInForm(isolated: boolean) {
+    const bytes = await mutatePdf(await buildPdf({ ...pdfaSpec(4), outputIntent: undefined }), (doc) => {
+      const icc = (space: string, n: number) => [PDFName.of('ICCBased'), doc.context.register(doc.context.stream(iccProfile(space, space === 'CMYK' ? 'prtr' : 'mntr'), { N: n }))];
+      const group = doc.context.obj({ S: 'Transparency', CS: icc('RGB ', 3), I: isolated } as never);
+      const form = doc.context.register(doc.context.stream(`1 0 0 rg ${square}`, { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 100, 100], Group: group } as never));
+      const node = doc.getPage(0).node;
+      node.set(PDFName.of('Group'), doc.context.obj({ S: 'Transparency', CS: icc('CMYK', 4) } as never));
+      node.set(PDFName.of('Contents'), doc.context.register(doc.context.stream('/Fm0 Do')));
+      node.set(PDFName.of('Resources'), doc.context.obj({ XObject: doc.context.obj({ Fm0: form } as never) } as never));
+    });
+    const result = await validate({ path: files.write(bytes, 'pdf'), profiles: ['4'] });
+    return result.profiles[0]!.failures.filter((f) => f.ruleId.startsWith('pdfa.colour'));
+  }
+
+  it("an isolated form group's RGB space calibrates DeviceRGB inside it", async () => {
+    expect(ids(await rgbInForm(true))).toEqual([]);
+  });
+
+  it('a non-isolated group blends in the space in effect (here CMYK), so DeviceRGB inside it fails', async () => {
+    expect(ids(await rgbInForm(false))).toEqual(['pdfa.colour.rgb']);
   });
 });

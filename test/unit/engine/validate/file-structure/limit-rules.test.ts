@@ -55,6 +55,19 @@ describe('implementation limits (PDF/A-1 6.1.12, PDF/A-2/3 6.1.13)', () => {
     expect(await ruleIds(inherited, '2b')).toContain('pdfa.limits.page-boundaries');
   });
 
+  it('values in every content stream a reader runs are judged: an appearance stream without /Subtype, a Type 3 glyph of a direct font', async () => {
+    const stream = (content: string, dict = '') => `<< /Length ${content.length} ${dict} >>\nstream\n${content}\nendstream`;
+    const appearance = (x: string) =>
+      rawPdf({ page: '/Annots [6 0 R]', objects: { 6: '<< /Type /Annot /Subtype /Square /Rect [0 0 10 10] /F 4 /AP << /N 7 0 R >> >>', 7: stream(`${x} 0 m 1 1 l S`, '/BBox [0 0 10 10]') } });
+    expect(await failureOf(appearance('40000.5'), '1b', 'pdfa.limits.real')).toMatchObject({ clause: '6.1.12', examples: [{ objectNumber: 7, context: '40000.5' }] });
+    expect(await ruleIds(appearance('30000.5'), '1b')).not.toContain('pdfa.limits.real');
+    const type3 = '/Type /Font /Subtype /Type3 /FontBBox [0 0 1 1] /FontMatrix [1 0 0 1 0 0] /CharProcs << /a 6 0 R >> /Encoding << /Differences [97 /a] >> /FirstChar 97 /LastChar 97 /Widths [1]';
+    const glyph = (x: string) =>
+      rawPdf({ objects: { 3: `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /T3 << ${type3} >> >> >> >>`, 4: stream('BT /T3 1 Tf (a) Tj ET'), 6: stream(`1 0 d0 ${x} 0 m 1 1 l S`) } });
+    expect(await ruleIds(glyph('40000.5'), '1b')).toContain('pdfa.limits.real');
+    expect(await ruleIds(glyph('30000.5'), '1b')).not.toContain('pdfa.limits.real');
+  });
+
   it('a file shall not hold more than 8,388,607 indirect objects', () => {
     // Writing that many objects would take hundreds of megabytes: the rule is
     // exercised on a model whose parser reports the count.

@@ -55,6 +55,15 @@ describe('implementation limits (PDF/A-1 6.1.12, PDF/A-2/3 6.1.13)', () => {
     expect(await ruleIds(inherited, '2b')).toContain('pdfa.limits.page-boundaries');
   });
 
+  it('PDF/A-2: a CropBox inherited from the page tree is judged, and a corner missing from a box counts as 0', async () => {
+    const cropped = (box: string) => rawPdf({ header: '%PDF-1.7', objects: { 2: `<< /Type /Pages /Kids [3 0 R] /Count 1 /CropBox ${box} >>` } });
+    const f = await failureOf(cropped('[0 0 2 2]'), '2b', 'pdfa.limits.page-boundaries');
+    expect(f).toMatchObject({ clause: '6.1.13', examples: [{ page: 1, context: 'CropBox 2 × 2' }] });
+    expect(await ruleIds(cropped('[0 0 3 3]'), '2b')).not.toContain('pdfa.limits.page-boundaries');
+    // veraPDF reads a missing corner as 0: a three-number MediaBox has no height.
+    expect(await failureOf(rawPdf({ header: '%PDF-1.7', mediaBox: '[0 0 612]' }), '2b', 'pdfa.limits.page-boundaries')).toMatchObject({ examples: [{ context: 'MediaBox 612 × 0' }] });
+  });
+
   it('values in every content stream a reader runs are judged: an appearance stream without /Subtype, a Type 3 glyph of a direct font', async () => {
     const stream = (content: string, dict = '') => `<< /Length ${content.length} ${dict} >>\nstream\n${content}\nendstream`;
     const appearance = (x: string) =>

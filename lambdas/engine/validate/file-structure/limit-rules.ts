@@ -51,10 +51,7 @@ const embeddedCMapCids = fact('file-structure/cmap-cids', (m): { objectNumber: n
     } catch {
       continue; // an undecodable CMap is the fonts area's failure (6.2.11.3.3 and its counterparts)
     }
-    let maxCid = 0;
-    for (const cid of cmap.cids?.values() ?? []) if (cid > maxCid) maxCid = cid;
-    for (let i = 0; i + 2 < cmap.ranges.length; i += 3) maxCid = Math.max(maxCid, cmap.ranges[i + 2]! + cmap.ranges[i + 1]! - cmap.ranges[i]!);
-    out.push({ objectNumber: m.objectNumbers.of(encoding), font: getName(font, 'BaseFont') ?? '(unnamed)', maxCid });
+    out.push({ objectNumber: m.objectNumbers.of(encoding), font: getName(font, 'BaseFont') ?? '(unnamed)', maxCid: cmap.maxCid });
   }
   return out;
 });

@@ -11,7 +11,7 @@
  * (veraPDF reads each state of N, D and R of every annotation, whatever its
  * flags), so the observer must see them.
  */
-import { PDFDict, PDFRef, PDFStream, type PDFObject } from '@cantoo/pdf-lib';
+import { PDFDict, PDFRef, PDFStream, type PDFContext, type PDFObject } from '@cantoo/pdf-lib';
 import { getArray, getDict, getName, getNumber, name, numbersOf, resolve, resolvedItems } from '../pdf-objects';
 import { rectFrom, type Rect } from '../page-boxes';
 import type { DocumentRun } from './document-run';
@@ -35,7 +35,7 @@ export function paintAnnotations(run: DocumentRun, page: PDFDict, pageResources:
     const rect = rectFrom(resolve(context, annot.get(name('Rect'))));
     const shown = appearance && rect ? paintPlaced(run, pageResources, appearance, rect, true) : null;
     if (!run.everyAppearance) continue;
-    for (const other of everyAppearance(run, annot)) {
+    for (const other of appearanceStreams(context, annot)) {
       if (other.stream === shown) continue;
       if (!rect || !paintPlaced(run, pageResources, other, rect, false)) paintUnplaced(run, pageResources, other);
     }
@@ -62,23 +62,23 @@ function paintUnplaced(run: DocumentRun, pageResources: PDFDict | undefined, app
   x.paintForm(appearance.stream, appearance.objectNumber, 'annotation');
 }
 
-interface Appearance {
+export interface Appearance {
   stream: PDFStream;
   objectNumber: number | null;
 }
 
-/** Every appearance stream of an annotation: N, D and R, each a stream or a dictionary of states. */
-function everyAppearance(run: DocumentRun, annot: PDFDict): Appearance[] {
-  const ap = getDict(annot, 'AP');
-  if (!ap) return [];
+/** Every appearance stream of an annotation, once each: N, D and R, each a stream or a dictionary of states. */
+export function appearanceStreams(context: PDFContext, annot: PDFDict): Appearance[] {
+  const ap = resolve(context, annot.get(name('AP')));
+  if (!(ap instanceof PDFDict)) return [];
   const out: Appearance[] = [];
   const add = (raw: PDFObject | undefined) => {
-    const s = resolve(run.context, raw);
+    const s = resolve(context, raw);
     if (s instanceof PDFStream && !out.some((o) => o.stream === s)) out.push({ stream: s, objectNumber: raw instanceof PDFRef ? raw.objectNumber : null });
   };
   for (const key of ['N', 'D', 'R']) {
     const raw = ap.get(name(key));
-    const v = resolve(run.context, raw);
+    const v = resolve(context, raw);
     if (v instanceof PDFDict) for (const [, state] of v.entries()) add(state);
     else add(raw);
   }

@@ -49,6 +49,11 @@ export interface InterpretOptions {
    * conformance checker judges (annotations.ts).
    */
   everyAppearance?: boolean;
+  /**
+   * Also runs, without ink, every glyph procedure of a Type 3 font the page
+   * shows text in, once per page, not only the glyphs shown (text-show.ts).
+   */
+  everyGlyph?: boolean;
 }
 
 /** Ends interpretation of the current page (budget or deadline); caught per page, never leaves the interpreter. */
@@ -105,6 +110,8 @@ export class DocumentRun {
   readonly donePerPage = new Set<object>();
   /** See InterpretOptions.everyAppearance. */
   readonly everyAppearance: boolean;
+  /** See InterpretOptions.everyGlyph. */
+  readonly everyGlyph: boolean;
   private depth = 0;
   private readonly active = new Set<PDFStream>();
 
@@ -121,6 +128,7 @@ export class DocumentRun {
     this.maxOperations = options.maxOperations ?? DEFAULT_MAX_OPERATIONS;
     this.observer = options.observer;
     this.everyAppearance = options.everyAppearance === true;
+    this.everyGlyph = options.everyGlyph === true;
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.deadline = options.deadline ?? Number.POSITIVE_INFINITY;
     this.maxImagesPerPage = options.maxImagesPerPage ?? DEFAULT_MAX_IMAGES_PER_PAGE;

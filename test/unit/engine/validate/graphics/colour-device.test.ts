@@ -78,3 +78,37 @@ describe('the current transparency blending space in PDF/A-4 (6.2.4.3)', () => {
     expect(ids(await rgbInForm(false))).toEqual(['pdfa.colour.rgb']);
   });
 });
+
+describe('device colour in the glyphs of a Type 3 font in use (6.2.4.3)', () => {
+  /** Text shows glyph "a" (empty) of a Type 3 font whose glyph "b", never shown, is `glyphB`. */
+  async function type3(glyphB: string) {
+    const bytes = await mutatePdf(await buildPdf(pdfaSpec(4)), (doc) => {
+      const proc = (content: string) => doc.context.register(doc.context.stream(content));
+      const font = doc.context.obj({
+        Type: 'Font',
+        Subtype: 'Type3',
+        FontBBox: [0, 0, 1, 1],
+        FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
+        CharProcs: doc.context.obj({ a: proc('1000 0 d0'), b: proc(glyphB) } as never),
+        Encoding: doc.context.obj({ Type: 'Encoding', Differences: [97, PDFName.of('a'), PDFName.of('b')] } as never),
+        FirstChar: 97,
+        LastChar: 98,
+        Widths: [1000, 1000],
+      } as never);
+      const node = doc.getPage(0).node;
+      node.set(PDFName.of('Contents'), doc.context.register(doc.context.stream('BT /T3 12 Tf 10 10 Td (a) Tj ET')));
+      node.set(PDFName.of('Resources'), doc.context.obj({ Font: doc.context.obj({ T3: font } as never) } as never));
+    });
+    const result = await validate({ path: files.write(bytes, 'pdf'), profiles: ['4'] });
+    return result.profiles[0]!.failures.filter((f) => f.ruleId.startsWith('pdfa.colour'));
+  }
+
+  it('judges a coloured glyph the text never shows: DeviceCMYK there fails against an RGB output intent', async () => {
+    expect(ids(await type3(`1000 0 d0 0 0 0 1 k ${square}`))).toEqual(['pdfa.colour.cmyk']);
+    expect(ids(await type3(`1000 0 d0 1 0 0 rg ${square}`))).toEqual([]);
+  });
+
+  it('ignores colour operators in an uncoloured (d1) glyph, shown or not', async () => {
+    expect(ids(await type3(`1000 0 0 0 1 1 d1 0 0 0 1 k ${square}`))).toEqual([]);
+  });
+});

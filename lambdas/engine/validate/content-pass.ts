@@ -44,7 +44,10 @@ const contentPass = fact('content-pass', (m): PassResult => {
   };
   // No operation cap and no deadline: a verdict covers all content or is not
   // given (the guarded thread's budget ends a file too big to read in time).
-  const usage = scanContent(m.doc, { observer, maxOperations: Number.POSITIVE_INFINITY, imageSamplingBytes: 0 });
+  // Every appearance stream is read, shown or not, and every glyph procedure of
+  // a Type 3 font in use: PDF/A's requirements hold for each (veraPDF judges
+  // every state of N, D and R of every annotation, and all CharProcs).
+  const usage = scanContent(m.doc, { observer, maxOperations: Number.POSITIVE_INFINITY, imageSamplingBytes: 0, everyAppearance: true, everyGlyph: true });
   return { usage, results: new Map(runs.map(([c, r]) => [c as ContentCollector<unknown>, r.result()])) };
 });
 

@@ -62,6 +62,11 @@ export interface EmbeddedCMap {
   vertical: boolean;
   /** The predefined CMap named by usecmap, when any. */
   uses: string | null;
+  /**
+   * The largest CID any cidrange or cidchar entry names, including entries a later one overrides for some codes
+   * (the CMap still states that CID; PDF/A's CID limit and veraPDF judge every mapping). Not notdef mappings.
+   */
+  maxCid: number;
 }
 
 /** Largest cidrange expanded into the map; larger ranges are kept as ranges. */
@@ -74,6 +79,7 @@ export function parseEmbeddedCMap(program: Uint8Array): EmbeddedCMap {
   const ranges: number[] = [];
   let uses: string | null = null;
   let vertical = false;
+  let maxCid = 0;
   const codeOf = (o: unknown): { value: number; length: number } | null => {
     if (typeof o !== 'object' || o === null || !('bytes' in o)) return null;
     const b = (o as { bytes: Uint8Array }).bytes;
@@ -97,6 +103,7 @@ export function parseEmbeddedCMap(program: Uint8Array): EmbeddedCMap {
           const hi = codeOf(operands[i + 1]);
           const cid = operands[i + 2];
           if (!lo || !hi || typeof cid !== 'number') continue;
+          maxCid = Math.max(maxCid, cid + hi.value - lo.value);
           if (hi.value - lo.value <= EXPAND_LIMIT) for (let c = lo.value; c <= hi.value; c++) cids.set(c, cid + c - lo.value);
           else ranges.push(lo.value, hi.value, cid);
         }
@@ -105,7 +112,10 @@ export function parseEmbeddedCMap(program: Uint8Array): EmbeddedCMap {
         for (let i = 0; i + 1 < operands.length; i += 2) {
           const code = codeOf(operands[i]);
           const cid = operands[i + 1];
-          if (code && typeof cid === 'number') cids.set(code.value, cid);
+          if (code && typeof cid === 'number') {
+            cids.set(code.value, cid);
+            maxCid = Math.max(maxCid, cid);
+          }
         }
         break;
       case 'usecmap': {
@@ -125,7 +135,7 @@ export function parseEmbeddedCMap(program: Uint8Array): EmbeddedCMap {
   const usedSpace = uses ? predefinedCodeSpace(uses) : TWO_BYTES;
   const identity = uses !== null && /^Identity-[HV]$/.test(uses) && cids.size === 0 && ranges.length === 0;
   if (uses && /-V$/.test(uses)) vertical = true;
-  return { space: stated ? space : usedSpace, cids: identity ? null : cids, ranges, vertical, uses };
+  return { space: stated ? space : usedSpace, cids: identity ? null : cids, ranges, vertical, uses, maxCid };
 }
 
 /** The CID an embedded CMap gives a code (0, the .notdef glyph, when it gives none). */

@@ -42,6 +42,18 @@ export interface InterpretOptions {
   imageSamplingBytes?: number;
   /** Sees every operation with the state in effect (observer.ts). */
   observer?: ContentObserver;
+  /**
+   * Also runs, without ink, the annotation appearances a viewer does not show
+   * (the other states of N, R and D, hidden annotations, popups, appearances
+   * without Rect or BBox), so that an observer sees every content stream a
+   * conformance checker judges (annotations.ts).
+   */
+  everyAppearance?: boolean;
+  /**
+   * Also runs, without ink, every glyph procedure of a Type 3 font the page
+   * shows text in, once per page, not only the glyphs shown (text-show.ts).
+   */
+  everyGlyph?: boolean;
 }
 
 /** Ends interpretation of the current page (budget or deadline); caught per page, never leaves the interpreter. */
@@ -96,6 +108,10 @@ export class DocumentRun {
   cropBox: Rect = [0, 0, 612, 792];
   /** Tiling patterns and soft masks already run on this page (once per page is enough to list what they hold). */
   readonly donePerPage = new Set<object>();
+  /** See InterpretOptions.everyAppearance. */
+  readonly everyAppearance: boolean;
+  /** See InterpretOptions.everyGlyph. */
+  readonly everyGlyph: boolean;
   private depth = 0;
   private readonly active = new Set<PDFStream>();
 
@@ -111,6 +127,8 @@ export class DocumentRun {
     this.colourSpaces = new ColourSpaces(context);
     this.maxOperations = options.maxOperations ?? DEFAULT_MAX_OPERATIONS;
     this.observer = options.observer;
+    this.everyAppearance = options.everyAppearance === true;
+    this.everyGlyph = options.everyGlyph === true;
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.deadline = options.deadline ?? Number.POSITIVE_INFINITY;
     this.maxImagesPerPage = options.maxImagesPerPage ?? DEFAULT_MAX_IMAGES_PER_PAGE;

@@ -49,6 +49,7 @@ export function showText(x: OperatorContext, items: readonly Operand[], start: n
   const tc = g.charSpacing;
   const tw = g.wordSpacing;
   const glyphProcs = font.type3 ? font.type3.procs : null;
+  if (font.type3 && x.run.everyGlyph && !x.run.donePerPage.has(font.type3)) runEveryGlyph(x, font);
   // Forward advance along the writing direction, in unscaled text space.
   let adv = 0;
   let glyphs = 0;
@@ -124,6 +125,22 @@ function record(x: OperatorContext, font: FontMetrics, adv: number, glyphs: numb
   if (fills) x.paintFill(box, 'text');
   if (stroke) x.recordPaint('text', stroke, x.strokeState(), g.strokeSpace, box);
   if (visible && x.frame.content) page.visible(box, 'text');
+}
+
+/**
+ * Every glyph procedure of a Type 3 font, once per page and without ink, for an observer that judges all of a
+ * font's glyphs as conformance checkers do (veraPDF reads each CharProcs stream of a font that shows text).
+ */
+function runEveryGlyph(x: OperatorContext, font: FontMetrics): void {
+  const type3 = font.type3!;
+  x.run.donePerPage.add(type3);
+  const g = x.gs;
+  const glyphSpace: Matrix = [g.fontSize * g.hScale, 0, 0, g.fontSize, 0, g.rise];
+  for (const proc of type3.allProcs) {
+    const gs = g.clone();
+    gs.ctm = multiply(multiply(type3.matrix, glyphSpace), x.textMatrix());
+    x.runNested(proc, 'a Type 3 glyph procedure', 'type3', gs, type3.resources ?? x.resources, { vectors: false, content: false, ink: false });
+  }
 }
 
 /** Runs a Type 3 glyph procedure at the glyph's place: FontMatrix × [size×Th 0 0 size advance rise] × Tm × CTM. */

@@ -9,10 +9,10 @@
  * from the file and object streams (syntax-scan.ts) and from content streams
  * (content-values.ts).
  */
-import { PDFArray, PDFDict, PDFName, PDFStream, type PDFObject } from '@cantoo/pdf-lib';
+import { PDFArray, PDFDict, PDFName, PDFNumber, PDFStream } from '@cantoo/pdf-lib';
 import { parseEmbeddedCMap, type EmbeddedCMap } from '../../core/interpret/code-space';
 import { inherited } from '../../core/inherited';
-import { getArray, getName, name, numbersOf, resolve, streamBytes } from '../../core/pdf-objects';
+import { getName, name, resolve, streamBytes } from '../../core/pdf-objects';
 import { collected, contentUsage } from '../content-pass';
 import { fact } from '../fact';
 import type { ValidationModel } from '../model';
@@ -51,10 +51,7 @@ const embeddedCMapCids = fact('file-structure/cmap-cids', (m): { objectNumber: n
     } catch {
       continue; // an undecodable CMap is the fonts area's failure (6.2.11.3.3 and its counterparts)
     }
-    let maxCid = 0;
-    for (const cid of cmap.cids?.values() ?? []) if (cid > maxCid) maxCid = cid;
-    for (let i = 0; i + 2 < cmap.ranges.length; i += 3) maxCid = Math.max(maxCid, cmap.ranges[i + 2]! + cmap.ranges[i + 1]! - cmap.ranges[i]!);
-    out.push({ objectNumber: m.objectNumbers.of(encoding), font: getName(font, 'BaseFont') ?? '(unnamed)', maxCid });
+    out.push({ objectNumber: m.objectNumbers.of(encoding), font: getName(font, 'BaseFont') ?? '(unnamed)', maxCid: cmap.maxCid });
   }
   return out;
 });
@@ -174,12 +171,12 @@ export const LIMIT_RULES: readonly Rule[] = [
       let checked = 0;
       f.doc.getPages().forEach((page, i) => {
         for (const key of BOXES) {
-          const box = numbersOf(getArray(page.node, key) ?? (key === 'MediaBox' ? inheritedBox(f, page.node) : undefined));
-          if (!box || box.length < 4) continue;
+          const box = pageBox(page.node, key);
+          if (!box) continue;
           checked++;
-          const w = Math.abs(box[2]! - box[0]!);
-          const h = Math.abs(box[3]! - box[1]!);
-          if (w < 3 || h < 3 || w > 14400 || h > 14400) failures.push({ page: i + 1, context: `${key} ${w} × ${h}` });
+          const w = Math.abs(box[2] - box[0]);
+          const h = Math.abs(box[3] - box[1]);
+          if (!(w >= 3 && h >= 3 && w <= 14400 && h <= 14400)) failures.push({ page: i + 1, context: `${key} ${w} × ${h}` });
         }
       });
       return { checked, failures };
@@ -187,10 +184,18 @@ export const LIMIT_RULES: readonly Rule[] = [
   },
 ];
 
-/** The MediaBox a page inherits from its ancestors (its own is not looked at). */
-function inheritedBox(m: ValidationModel, node: PDFDict): PDFArray | undefined {
-  const parent = resolve(m.context, node.get(PDFName.of('Parent')));
-  return parent instanceof PDFDict ? inherited(parent, 'MediaBox', { maxDepth: 64, accept: isArray }) : undefined;
+/**
+ * A page boundary as veraPDF judges it: MediaBox and CropBox are inheritable (the nearest ancestor's value,
+ * ISO 32000-1 Table 30), the other boxes are the page's own. A corner that is missing or not a number counts as
+ * 0, as veraPDF's CosBBox reads it (so `[0 0 612]` has a zero height and fails).
+ */
+function pageBox(node: PDFDict, key: string): [number, number, number, number] | undefined {
+  const value = key === 'MediaBox' || key === 'CropBox' ? inherited(node, key, { maxDepth: 64 }) : resolve(node.context, node.get(PDFName.of(key)));
+  if (!(value instanceof PDFArray)) return undefined;
+  const corner = (i: number): number => {
+    const v = i < value.size() ? value.lookup(i) : undefined;
+    return v instanceof PDFNumber ? v.asNumber() : 0;
+  };
+  return [corner(0), corner(1), corner(2), corner(3)];
 }
 
-const isArray = (value: PDFObject): value is PDFArray => value instanceof PDFArray;

@@ -3,9 +3,9 @@
  * 6.2.4.3: DeviceRGB and DeviceCMYK need a PDF/A output intent of the same
  * colour space, DeviceGray needs any PDF/A output intent, unless a Default*
  * colour space of the resources replaces the device space where it is used.
- * PDF/A-4 also takes a page's own output intent, and the blending space of the
- * transparency group in effect (an RGB or CMYK group space calibrates device
- * colour of its kind).
+ * PDF/A-4 also takes a page's own output intent, and the current transparency
+ * blending space (an RGB or CMYK group space calibrates device colour of its
+ * kind): the innermost group that sets one, as colour-use.ts decides it.
  *
  * The same uses reached through an Indexed base or a Pattern's underlying space
  * (6.2.4.5) or through a Separation/DeviceN alternate (6.2.4.4) are also
@@ -24,14 +24,15 @@ const SHORT: Record<DeviceFamily, string> = { DeviceGray: 'Gray', DeviceRGB: 'RG
 /** Whether a device space use is calibrated by the output intent or the group in effect. */
 export function deviceUseAllowed(m: ValidationModel, p: StandardProfile, use: DeviceUse): boolean {
   const oiSpace = intentForPage(m, use.page, p.part)?.header?.colourSpace ?? null;
-  const groups = p.part === 4 ? use.groups : [];
+  // Only the current blending space counts, not an outer one it replaced (veraPDF's gTransparencyCS).
+  const blending = p.part === 4 ? use.groups.at(-1) : undefined;
   switch (use.space) {
     case 'DeviceGray':
       return oiSpace !== null;
     case 'DeviceRGB':
-      return oiSpace === 'RGB ' || groups.includes('RGB ') || groups.includes('CalRGB');
+      return oiSpace === 'RGB ' || blending === 'RGB ' || blending === 'CalRGB';
     case 'DeviceCMYK':
-      return oiSpace === 'CMYK' || groups.includes('CMYK');
+      return oiSpace === 'CMYK' || blending === 'CMYK';
   }
 }
 

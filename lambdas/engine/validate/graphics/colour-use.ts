@@ -42,7 +42,10 @@ export interface DeviceUse {
   /** What painted with it: "fill colour", "image", "transparency group"… */
   what: string;
   page: number;
-  /** Blending spaces of the transparency groups in effect ("RGB ", "CMYK", "CalRGB", "DeviceRGB"…), innermost last. */
+  /**
+   * Blending spaces of the transparency groups that set one ("RGB ", "CMYK", "CalRGB", "DeviceRGB"…), innermost
+   * last: the last is the current blending space (see ColourWatcher.setsBlendingSpace).
+   */
   groups: readonly string[];
   count: number;
 }
@@ -78,6 +81,8 @@ interface Group {
   /** Blending space kind, see DeviceUse.groups. */
   kind: string;
   profile: PDFStream | null;
+  /** Whether the group changes the current blending space (see ColourWatcher.setsBlendingSpace). */
+  blends: boolean;
 }
 
 const PAINT_FILL = new Set(['f', 'F', 'f*', 'B', 'B*', 'b', 'b*']);
@@ -148,6 +153,7 @@ class ColourWatcher {
       const group = getDict(stream.dict, 'Group');
       if (!group || getName(group, 'S') !== 'Transparency' || !group.has(name('CS'))) return;
       entry = this.groupSpace(group, at.resources, kind === 'softmask' ? 'soft mask group' : 'transparency group');
+      if (kind !== 'softmask') entry.blends = this.setsBlendingSpace(group, entry.kind);
     });
     this.groups.push(entry);
   }
@@ -322,12 +328,28 @@ class ColourWatcher {
     else this.devices.set(key, { space, via, what, page: this.page, groups, count: 1 });
   }
 
-  /** Blending spaces of the groups in effect, outermost first. */
+  /** Blending spaces of the groups in effect that set one, outermost first. */
   private groupKinds(): string[] {
     const out: string[] = [];
     if (this.pageGroup) out.push(this.pageGroup.kind);
-    for (const gr of this.groups) if (gr) out.push(gr.kind);
+    for (const gr of this.groups) if (gr?.blends) out.push(gr.kind);
     return out;
+  }
+
+  /**
+   * Whether a form's (or appearance's) transparency group becomes the current blending space, as veraPDF's
+   * model decides it for PDF/A-4 6.2.4.3 (GFPDXForm.getBlendingColorSpace): only an isolated group does (a
+   * non-isolated one blends in its parent's space), and a Device space does not replace a device-independent
+   * space of its kind already in effect (DeviceRGB under CalRGB, Lab or a 3-component ICC space; DeviceCMYK
+   * under a 4-component ICC space; DeviceGray under CalGray or a 1-component ICC space). A page group always
+   * sets it.
+   */
+  private setsBlendingSpace(group: PDFDict, kind: string): boolean {
+    if (getBool(group, 'I') !== true) return false;
+    const current = this.groupKinds().at(-1);
+    if (current === undefined) return true;
+    const calibrated: Record<string, string[]> = { DeviceRGB: ['CalRGB', 'Lab', 'Lab ', 'RGB '], DeviceCMYK: ['CMYK'], DeviceGray: ['CalGray', 'GRAY'] };
+    return !(calibrated[kind] ?? []).includes(current);
   }
 
   private groupProfiles(): PDFStream[] {
@@ -352,7 +374,7 @@ class ColourWatcher {
     });
     const reach = deviceReach(info);
     if (reach) this.device(reach.space, reach.via, what, this.groupKinds());
-    return { kind: blendingKind(info), profile };
+    return { kind: blendingKind(info), profile, blends: true };
   }
 
   private readonly visitor: ColourObjectVisitor = {

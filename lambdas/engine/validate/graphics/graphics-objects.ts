@@ -10,7 +10,8 @@
  * its soft mask or stencil mask (/SMask, /Mask), which are image XObjects too.
  */
 import { PDFDict, PDFStream, type PDFContext } from '@cantoo/pdf-lib';
-import { getName, name, resolve, resolvedItems } from '../../core/pdf-objects';
+import { appearanceStreams } from '../../core/interpret/annotations';
+import { getName, name, resolvedItems } from '../../core/pdf-objects';
 import { fact } from '../fact';
 import type { ValidationModel } from '../model';
 import { collected } from '../content-pass';
@@ -86,21 +87,7 @@ export const graphicsObjects = fact('graphics-objects', (m): GraphicsObjects => 
 /** Every appearance stream of a page's annotations: N, R and D, each a stream or a dictionary of states. */
 export function appearanceForms(ctx: PDFContext, page: PDFDict): PDFStream[] {
   const out: PDFStream[] = [];
-  for (const annot of resolvedItems(ctx, page.get(name('Annots')))) {
-    if (!(annot instanceof PDFDict)) continue;
-    const ap = annot.lookup(name('AP'));
-    if (!(ap instanceof PDFDict)) continue;
-    for (const key of ['N', 'R', 'D']) {
-      const v = resolve(ctx, ap.get(name(key)));
-      if (v instanceof PDFStream) out.push(v);
-      else if (v instanceof PDFDict) {
-        for (const [, s] of v.entries()) {
-          const st = resolve(ctx, s);
-          if (st instanceof PDFStream) out.push(st);
-        }
-      }
-    }
-  }
+  for (const annot of resolvedItems(ctx, page.get(name('Annots')))) if (annot instanceof PDFDict) for (const a of appearanceStreams(ctx, annot)) out.push(a.stream);
   return out;
 }
 

@@ -40,6 +40,18 @@ describe('annotation appearances', () => {
     expect(page.images).toEqual([]);
   });
 
+  it('with everyAppearance, runs for an observer the appearances no viewer shows (other states, hidden annotations)', async () => {
+    const seen: string[] = [];
+    const observer = { operation: (_at: unknown, op: { op: string }) => void seen.push(op.op) };
+    const states = { states: { On: withImage(), Off: form({ content: '', bbox: [0, 0, 50, 25] }) }, state: 'Off' };
+    const spec = { content: '', annotations: [{ subtype: 'Widget', rect: [0, 0, 50, 25] as [number, number, number, number], appearance: states }, { rect: [0, 0, 50, 25] as [number, number, number, number], flags: 2, appearance: withImage() }] };
+    await interpretOne(spec, { observer: observer as never, everyAppearance: true });
+    expect(seen.filter((op) => op === 'Do')).toHaveLength(2);
+    seen.length = 0;
+    await interpretOne(spec, { observer: observer as never });
+    expect(seen).not.toContain('Do');
+  });
+
   it('lists fonts and paints of appearances but leaves the page empty and its content box alone', async () => {
     const stamp = form({ content: 'BT /F1 9 Tf 2 2 Td (Approved) Tj ET 1 0 0 rg 0 0 40 10 re f', bbox: [0, 0, 40, 10], resources: { fonts: { F1: standardFont('Helvetica') } } });
     const page = await interpretOne({ content: '', annotations: [{ subtype: 'Stamp', rect: [300, 300, 340, 310], appearance: stamp }] });

@@ -78,6 +78,24 @@ describe('text: fonts, sizes and boxes', () => {
     expect(page.colours.map((c) => c.kind)).toEqual(['text']);
   });
 
+  it('with everyGlyph, runs every glyph procedure of a Type 3 font in use once per page, shown or not, without ink', async () => {
+    const font = type3Font({
+      fontMatrix: [0.01, 0, 0, 0.01, 0, 0],
+      fontBBox: [0, 0, 100, 100],
+      glyphs: { a: { code: 97, width: 60, content: '60 0 d0' }, b: { code: 98, width: 60, content: '60 0 d0 0 0 60 100 re f' } },
+    });
+    const seen: string[] = [];
+    const observer = { operation: (_at: unknown, op: { op: string }) => void seen.push(op.op) };
+    const spec = { content: 'BT /T 1 Tf 10 10 Td (aa) Tj ET', resources: { fonts: { T: font } } };
+    const page = await interpretOne(spec, { observer: observer as never, everyGlyph: true });
+    expect(seen.filter((op) => op === 'f')).toHaveLength(1);
+    // Only the text shown puts down ink; glyph b's path is not a paint of the page.
+    expect(page.colours.map((c) => c.kind)).toEqual(['text']);
+    seen.length = 0;
+    await interpretOne(spec, { observer: observer as never });
+    expect(seen).not.toContain('f');
+  });
+
   it('takes the font and size from an ExtGState /Font entry', async () => {
     const page = await interpretOne({ content: 'BT /GS1 gs 0 0 Td (Hi) Tj ET', resources: { extGStates: { GS1: { Font: [helvetica(), 14] } } } });
     expect(page.fonts[0]!.maxSizePt).toBe(14);

@@ -55,6 +55,48 @@ describe('implementation limits (PDF/A-1 6.1.12, PDF/A-2/3 6.1.13)', () => {
     expect(await ruleIds(inherited, '2b')).toContain('pdfa.limits.page-boundaries');
   });
 
+  it('PDF/A-2: a CropBox inherited from the page tree is judged, and a corner missing from a box counts as 0', async () => {
+    const cropped = (box: string) => rawPdf({ header: '%PDF-1.7', objects: { 2: `<< /Type /Pages /Kids [3 0 R] /Count 1 /CropBox ${box} >>` } });
+    const f = await failureOf(cropped('[0 0 2 2]'), '2b', 'pdfa.limits.page-boundaries');
+    expect(f).toMatchObject({ clause: '6.1.13', examples: [{ page: 1, context: 'CropBox 2 × 2' }] });
+    expect(await ruleIds(cropped('[0 0 3 3]'), '2b')).not.toContain('pdfa.limits.page-boundaries');
+    // veraPDF reads a missing corner as 0: a three-number MediaBox has no height.
+    expect(await failureOf(rawPdf({ header: '%PDF-1.7', mediaBox: '[0 0 612]' }), '2b', 'pdfa.limits.page-boundaries')).toMatchObject({ examples: [{ context: 'MediaBox 612 × 0' }] });
+  });
+
+  it('values in every content stream a reader runs are judged: an appearance stream without /Subtype, a Type 3 glyph of a direct font', async () => {
+    const stream = (content: string, dict = '') => `<< /Length ${content.length} ${dict} >>\nstream\n${content}\nendstream`;
+    const appearance = (x: string) =>
+      rawPdf({ page: '/Annots [6 0 R]', objects: { 6: '<< /Type /Annot /Subtype /Square /Rect [0 0 10 10] /F 4 /AP << /N 7 0 R >> >>', 7: stream(`${x} 0 m 1 1 l S`, '/BBox [0 0 10 10]') } });
+    expect(await failureOf(appearance('40000.5'), '1b', 'pdfa.limits.real')).toMatchObject({ clause: '6.1.12', examples: [{ objectNumber: 7, context: '40000.5' }] });
+    expect(await ruleIds(appearance('30000.5'), '1b')).not.toContain('pdfa.limits.real');
+    const type3 = '/Type /Font /Subtype /Type3 /FontBBox [0 0 1 1] /FontMatrix [1 0 0 1 0 0] /CharProcs << /a 6 0 R >> /Encoding << /Differences [97 /a] >> /FirstChar 97 /LastChar 97 /Widths [1]';
+    const glyph = (x: string) =>
+      rawPdf({ objects: { 3: `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /T3 << ${type3} >> >> >> >>`, 4: stream('BT /T3 1 Tf (a) Tj ET'), 6: stream(`1 0 d0 ${x} 0 m 1 1 l S`) } });
+    expect(await ruleIds(glyph('40000.5'), '1b')).toContain('pdfa.limits.real');
+    expect(await ruleIds(glyph('30000.5'), '1b')).not.toContain('pdfa.limits.real');
+  });
+
+  it('a CID shall not exceed 65 535: every cidrange and cidchar of an embedded CMap counts, even one a later entry overrides', async () => {
+    const stream = (content: string, dict = '') => `<< /Length ${content.length} ${dict} >>\nstream\n${content}\nendstream`;
+    const system = '/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >>';
+    const withCMap = (mappings: string) =>
+      rawPdf({
+        header: '%PDF-1.7',
+        objects: {
+          3: '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F0 6 0 R >> >> >>',
+          4: stream('BT /F0 12 Tf <0001> Tj ET'),
+          6: '<< /Type /Font /Subtype /Type0 /BaseFont /Foo /Encoding 7 0 R /DescendantFonts [8 0 R] >>',
+          7: stream(`begincmap 1 begincodespacerange <0000> <FFFF> endcodespacerange ${mappings} endcmap`, `/Type /CMap /CMapName /X ${system}`),
+          8: `<< /Type /Font /Subtype /CIDFontType2 /BaseFont /Foo ${system} /FontDescriptor 9 0 R >>`,
+          9: '<< /Type /FontDescriptor /FontName /Foo /Flags 4 /FontBBox [0 0 1 1] /ItalicAngle 0 /Ascent 1 /Descent 0 /CapHeight 1 /StemV 1 >>',
+        },
+      });
+    expect(await ruleIds(withCMap('1 begincidrange <0000> <FFFF> 0 endcidrange'), '2b')).not.toContain('pdfa.limits.cid');
+    expect(await failureOf(withCMap('1 begincidrange <0000> <FFFF> 1 endcidrange'), '2b', 'pdfa.limits.cid')).toMatchObject({ clause: '6.1.13', examples: [{ objectNumber: 7, context: 'CMap of font Foo maps to CID 65536' }] });
+    expect(await ruleIds(withCMap('1 begincidrange <0000> <0002> 65534 endcidrange 1 begincidchar <0002> 5 endcidchar'), '1b')).toContain('pdfa.limits.cid');
+  });
+
   it('a file shall not hold more than 8,388,607 indirect objects', () => {
     // Writing that many objects would take hundreds of megabytes: the rule is
     // exercised on a model whose parser reports the count.

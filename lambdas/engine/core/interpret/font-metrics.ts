@@ -24,8 +24,8 @@ export interface Type3Glyphs {
   matrix: Matrix;
   /** Glyph procedure per code (through the Encoding's Differences). */
   procs: (PDFStream | undefined)[];
-  /** Every glyph procedure of CharProcs, whether a code reaches it or not. */
-  allProcs: PDFStream[];
+  /** The CharProcs dictionary: every glyph procedure, whether a code reaches it or not (text-show.ts runEveryGlyph). */
+  charProcs: PDFDict | undefined;
   resources: PDFDict | undefined;
 }
 
@@ -170,12 +170,7 @@ function type3Font(context: PDFContext, dict: PDFDict, m: FontMetrics): FontMetr
     const proc = charProcs.lookup(name(glyph));
     if (proc instanceof PDFStream) procs[code] = proc;
   }
-  const allProcs: PDFStream[] = [];
-  for (const [key] of charProcs?.entries() ?? []) {
-    const proc = charProcs!.lookup(key);
-    if (proc instanceof PDFStream && !allProcs.includes(proc)) allProcs.push(proc);
-  }
-  m.type3 = { matrix, procs, allProcs, resources: getDict(dict, 'Resources') };
+  m.type3 = { matrix, procs, charProcs, resources: getDict(dict, 'Resources') };
   return m;
 }
 

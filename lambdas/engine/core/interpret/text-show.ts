@@ -7,11 +7,13 @@
  * hold — images above all — is listed per draw, as pdfimages does), except
  * those already seen to record nothing.
  */
+import { PDFStream } from '@cantoo/pdf-lib';
 import type { Operand } from '../content-lexer';
 import type { Rect } from '../page-boxes';
 import { cidOf, readCode, TWO_BYTES } from './code-space';
 import type { OperatorContext } from './operator-context';
 import type { FontMetrics } from './font-metrics';
+import type { GraphicsState } from './graphics-state';
 import type { Matrix, TextGroup } from './types';
 import { multiply, multiplyInto, transformBox, verticalScale } from './matrix';
 
@@ -134,26 +136,32 @@ function record(x: OperatorContext, font: FontMetrics, adv: number, glyphs: numb
 function runEveryGlyph(x: OperatorContext, font: FontMetrics): void {
   const type3 = font.type3!;
   x.run.donePerPage.add(type3);
-  const g = x.gs;
-  const glyphSpace: Matrix = [g.fontSize * g.hScale, 0, 0, g.fontSize, 0, g.rise];
-  for (const proc of type3.allProcs) {
-    const gs = g.clone();
-    gs.ctm = multiply(multiply(type3.matrix, glyphSpace), x.textMatrix());
-    x.runNested(proc, 'a Type 3 glyph procedure', 'type3', gs, type3.resources ?? x.resources, { vectors: false, content: false, ink: false });
+  const charProcs = type3.charProcs;
+  const run = new Set<PDFStream>();
+  for (const [key] of charProcs?.entries() ?? []) {
+    const proc = charProcs!.lookup(key);
+    if (!(proc instanceof PDFStream) || run.has(proc)) continue;
+    run.add(proc);
+    x.runNested(proc, 'a Type 3 glyph procedure', 'type3', glyphState(x, font, 0), type3.resources ?? x.resources, { vectors: false, content: false, ink: false });
   }
 }
 
-/** Runs a Type 3 glyph procedure at the glyph's place: FontMatrix × [size×Th 0 0 size advance rise] × Tm × CTM. */
+/** Runs a Type 3 glyph procedure at the glyph's place. */
 function drawGlyph(x: OperatorContext, font: FontMetrics, b: number, adv: number): void {
   const type3 = font.type3!;
   const proc = type3.procs[b]!;
   const run = x.run;
   if (run.trivialGlyphs.has(proc)) return;
+  const before = run.notable;
+  x.runNested(proc, 'a Type 3 glyph procedure', 'type3', glyphState(x, font, adv), type3.resources ?? x.resources, { vectors: false, content: false });
+  if (run.notable === before) run.trivialGlyphs.add(proc);
+}
+
+/** The state a Type 3 glyph `adv` along the line runs in: CTM = FontMatrix × [size×Th 0 0 size advance rise] × Tm × CTM. */
+function glyphState(x: OperatorContext, font: FontMetrics, adv: number): GraphicsState {
   const g = x.gs;
   const glyphSpace: Matrix = font.vertical ? [g.fontSize, 0, 0, g.fontSize, 0, -adv + g.rise] : [g.fontSize * g.hScale, 0, 0, g.fontSize, adv, g.rise];
   const gs = g.clone();
-  gs.ctm = multiply(multiply(type3.matrix, glyphSpace), x.textMatrix());
-  const before = run.notable;
-  x.runNested(proc, 'a Type 3 glyph procedure', 'type3', gs, type3.resources ?? x.resources, { vectors: false, content: false });
-  if (run.notable === before) run.trivialGlyphs.add(proc);
+  gs.ctm = multiply(multiply(font.type3!.matrix, glyphSpace), x.textMatrix());
+  return gs;
 }

@@ -7,10 +7,10 @@
  * shading; plus the /CS of a transparency group; and where a colour operator
  * that names its space sets a colour (g/rg/k, G/RG/K, scn/SCN), painted or
  * not. A space chosen with cs/CS (or a colour given with sc/SC) counts only
- * once something is painted with it. The graphics state the interpreter keeps already resolves
- * Default* replacement, Indexed bases, Pattern underlying spaces and
- * Separation/DeviceN alternates, and ignores colour operators in uncoloured
- * glyphs and tiling patterns.
+ * once something is painted with it. The graphics state the interpreter keeps
+ * already resolves Default* replacement, Indexed bases, Pattern underlying
+ * spaces and Separation/DeviceN alternates, and ignores colour operators in
+ * uncoloured glyphs and tiling patterns.
  *
  * ICC profile streams, Separation and DeviceN arrays are gathered from the
  * objects the content names (cs/CS operands, images, inline images, shadings,
